@@ -50,6 +50,8 @@ def test_a_profiler_under_a_flag_the_launch_passes_collects(tmp_path):
     report = _run(tmp_path, "--prof")
     assert report["usable"] is True
     assert report["unmodelled"] == "main.py: torch_npu's profiler collects (emulate main.py for its steps and folders)"
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["unmodelled"] == "main.py: torch_npu's profiler collects (emulate main.py for its steps and folders)"
 
 
 # EfficientNet-B0 (ModelZoo-PyTorch) profiles under `if args.prof and args.rank == 1:`; launched without --prof,
@@ -96,6 +98,8 @@ def test_one_false_term_of_an_and_makes_the_profiler_off(tmp_path):
     # "usable data: yes (where its conditions hold)", though this launch passes --prof --rank 1)
     report = _compound(tmp_path, AND, "--prof --rank 1")
     assert report["usable"] is True and report["conditional"] is False
+    assert report["unmodelled"] == "main.py: torch_npu's profiler collects (emulate main.py for its steps and folders)"
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert report["unmodelled"] == "main.py: torch_npu's profiler collects (emulate main.py for its steps and folders)"
 
 
@@ -180,3 +184,37 @@ def test_a_flag_the_script_assigns_is_not_decided_by_the_launch(tmp_path):
     # a switch set in code (`args.prof = True`) is not the default the launcher leaves either
     report = _compound(tmp_path, "args.prof = True\n    if args.prof:", "")
     assert report["usable"] is True
+
+
+# MindSpeed-LLM-style: the level is a flag, the metric is written; at the flag's default torch_npu drops the metric
+# with a warning on rank 0 (NPP302 on the launch's values). The launch's answer said only "collects".
+LEVEL_FLAG = '''import argparse
+import torch_npu
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--level", default="Level0")
+args = parser.parse_args()
+cfg = torch_npu.profiler._ExperimentalConfig(profiler_level=args.level,
+                                             aic_metrics=torch_npu.profiler.AiCMetrics.PipeUtilization)
+with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("/tmp/tp"),
+                                experimental_config=cfg):
+    pass
+'''
+
+
+def test_a_metric_the_launchs_level_drops_is_said_below_the_script(tmp_path):
+    (tmp_path / "main.py").write_text(LEVEL_FLAG)
+    (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 main.py \"$@\"\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={}, launcher_args=[])
+    assert report["usable"] is True
+    assert report["unmodelled"] == (
+        "main.py: torch_npu's profiler collects (emulate main.py for its steps and folders)\n"
+        "  ! NPP302 aic_metrics PipeUtilization with profiler_level Level0: torch_npu 7.2 drops it with a warning "
+        "on rank 0 only; AI Core metrics are collected at Level1 and Level2 only (it becomes AiCoreNone): add "
+        "profiler_level=ProfilerLevel.Level1 to collect it")
+    # at Level1 the metric is kept: nothing below the line (the checks judged the script's default, Level0, and
+    # this line said so); started with arguments not known, the level is not known either
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={}, launcher_args=["--level", "Level1"])
+    assert report["unmodelled"] == "main.py: torch_npu's profiler collects (emulate main.py for its steps and folders)"
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["unmodelled"] == "main.py: torch_npu's profiler collects (emulate main.py for its steps and folders)"

@@ -215,12 +215,49 @@ def test_a_start_step_the_run_has_passed_fails_before_the_profiler_is_made(capsy
 
 
 def test_a_negative_active_is_what_torch_npu_resets(capsys, project):
-    # torch_npu resets active <= 0 to 1 with a warning (tests/oracle/torch_npu/records.jsonl,
-    # schedule.active.negative): not a failure; the replay leaves such a schedule to npuprof check
+    # torch_npu 6.0.rc3 to 26.2 resets active <= 0 to 1 with a warning (tests/oracle/torch_npu/records.jsonl,
+    # schedule.active.negative): the replay keeps 1, and the launch's answer shows the check's finding on it
     args = [("4" if a == "6" else a) for a in PROFILE]
     out = _emulate(capsys, project, args)
-    assert "  training.py:36 profile: schedule: not known here (a value computed at run time, or one torch_npu " \
-        "resets: see npuprof check)" in out
+    assert "  training.py:36 profile: schedule: wait=0, active=1, warmup=1, repeat=1, skip_first=3 (line 38): records " \
+        "from step 4" in out
+    assert "  training.py:36 profile: ! NPP300 active=-1 is not positive: torch_npu 26.1 resets it to 1 with a " \
+        "warning on rank 0 only; write a whole number of at least 1" in out
+
+
+def test_a_start_step_of_1_is_a_skip_first_torch_npu_resets(capsys, project):
+    # MindSpeed-LLM's get_profiler: --profile-step-start 1 from iteration 0 gives skip_first=-1 and warmup=0, which
+    # torch_npu 6.0.rc3 to 26.2 keeps as 0 with `Invalid parameter skip_first, reset it to 0.` (the record,
+    # schedule.skip_first.negative): steps 0-1 are recorded. It said the schedule was not known
+    args = [{"5": "1", "6": "3"}.get(a, a) for a in PROFILE]
+    out = _emulate(capsys, project, args)
+    assert out[2:8] == [
+        "  training.py:36 profile: activities: CPU, NPU; profiler_level Level1; export_type text",
+        "  training.py:36 profile: schedule: wait=0, active=2, repeat=1 (line 38): records from step 0",
+        "  training.py:36 profile: steps recorded: from step 0 (the loop's length is not known here)",
+        f"  training.py:36 profile: output directory: {project}/profile_dir (tensorboard_trace_handler, line 39)",
+        "  training.py:36 profile: steps recorded when the loop runs 2 steps or more: 0-1 (1 trace saved)",
+        "  training.py:36 profile: ! NPP300 skip_first=-1 is negative: torch_npu 26.1 resets it to 0 with a warning "
+        "on rank 0 only; write a whole number of at least 0"]
+
+
+def test_a_metric_the_launchs_level_drops_is_said(capsys, project):
+    # MindSpeed-LLM's get_profiler asks for AiCMetrics.PipeUtilization at the level --profile-level picks: at
+    # level0 (its default) torch_npu drops the metric with a warning on rank 0. The answer showed AiCoreNone only
+    text = TRAINING.replace("_ExperimentalConfig(profiler_level=level)",
+                            "_ExperimentalConfig(aic_metrics=torch_npu.profiler.AiCMetrics.PipeUtilization, "
+                            "profiler_level=level)")
+    (project / "core" / "training.py").write_text(text)
+    out = _emulate(capsys, project, [{"level1": "level0"}.get(a, a) for a in PROFILE])
+    assert out[2] == "  training.py:36 profile: activities: CPU, NPU; profiler_level Level0; aic_metrics AiCoreNone; " \
+        "export_type text"
+    assert out[7] == (
+        "  training.py:36 profile: ! NPP302 aic_metrics PipeUtilization with profiler_level Level0: torch_npu 26.1 "
+        "drops it with a warning on rank 0 only; AI Core metrics are collected at Level1 and Level2 only (it becomes "
+        "AiCoreNone): add profiler_level=ProfilerLevel.Level1 to collect it")
+    # at level1 the metric is kept: nothing is said
+    out = _emulate(capsys, project, PROFILE)
+    assert not any("!" in line for line in out)
 
 
 def test_a_local_the_function_changes_is_not_decided(capsys, project):

@@ -21,9 +21,9 @@ def emulate_framework(text: str, path: str, framework: str, target: Target, cwd:
     from .framework_render import finish as framework_finish
     tree = parse_script(text, path)
     ctx = Context(SourceText(text), tree, path, Settings(target=target, cwd=cwd))
-    run_all(ctx)                        # the checks' findings: what fails, what is reset, what the chip refuses
-    if given is not None:
+    if given is not None:               # the checks judge the values this launch gives (--level Level1), too
         ctx.resolver.given = given
+    run_all(ctx)                        # the checks' findings: what fails, what is reset, what the chip refuses
     if framework == "torch_npu":
         from .torch_run import replay
     else:

@@ -218,6 +218,9 @@ def _replay(module: Module, namespace: Namespace, launch, target, environ, ls):
                      if d.startswith(("activities:", "schedule:", "steps recorded:", "output directory:")))
         lines.extend(f"{name}:{p.line} profile: {why}" for why in _unknown_schedule(ctx, p))
         lines.extend(f"{name}:{p.line} profile: {said}" for said in _finite_schedule(p))
+        # what torch_npu resets or drops in this launch (the checks' findings on the values the launch gives: an
+        # aic_metrics at the level --profile-level picks, a skip_first of -1), as `emulate SCRIPT` shows them
+        lines.extend(f"{name}:{p.line} profile: ! {c}" for c in p.caveats)
     if rep["usable"] is True:
         return "collects", rep["why"] or f"torch_npu's profiler collects ({_headline(profilers)})", True, lines
     if rep["usable"] is None:

@@ -643,8 +643,10 @@ def _framework_replay(launch: Launch, ls, target, environ, cwd: Optional[str], m
             # under an `if` the launch does not decide (a value from a config file): where that holds, as for GE
             conditions = [c for p in rep["profilers"] if p.verdict == "collects" for c in p.conditions]
             when = f" (when {all_of(tuple(dict.fromkeys(conditions)))})" if conditions else ""
+            # what it resets or drops in this launch (an aic_metrics at Level0): less than the script asks for
+            below = "".join(f"\n  ! {c}" for p in rep["profilers"] if p.verdict == "collects" for c in p.caveats)
             return "collects", f"{name} collects with {shown}{when}", True, f"{name}: {shown} collects{when} " \
-                f"(emulate {name} for its steps and folders)", note
+                f"(emulate {name} for its steps and folders){below}", note
         if rep["usable"] is None:
             # what the replay found wrong in a file it reads (a dynamic-profiling JSON with a string start_step that
             # never starts): shown under the line, as `emulate SCRIPT` shows it

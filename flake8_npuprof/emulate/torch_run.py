@@ -581,8 +581,9 @@ def _what_line(activities, config) -> str:
 
 
 def _schedule(ctx, names, node) -> Tuple[object, str]:
-    """The schedule's values ({wait, active, ...}), None without one, UNKNOWN when they are not all known or
-    torch_npu resets one (the checks report that); and where it is written."""
+    """The schedule's values ({wait, active, ...}) as torch_npu 6.0+ keeps them (a negative wait, warmup, repeat or
+    skip_first is 0, an active below 1 is 1, with the warning the checks report: MindSpeed-LLM's skip_first is -1 for
+    --profile-step-start 1), None without one, UNKNOWN when they are not all known; and where it is written."""
     from ..checks.framework_values import known
     from ..checks.torch_npu_report import SCHEDULE
     if node is None or (isinstance(node, ast.Constant) and node.value is None):
@@ -598,10 +599,11 @@ def _schedule(ctx, names, node) -> Tuple[object, str]:
     out = {"wait": 0, "active": 1, "warmup": 0, "repeat": 0, "skip_first": 0}
     for name, value_node in given.items():
         values = known(ctx, names, value_node)
+        floor = 1 if name == "active" else 0
         if not values or len(set(map(repr, values))) != 1 or not isinstance(values[0], int) or \
-                isinstance(values[0], bool) or values[0] < (1 if name == "active" else 0):
-            return UNKNOWN, ""
-        out[name] = values[0]
+                isinstance(values[0], bool) or (name == "skip_first_wait" and values[0] < floor):
+            return UNKNOWN, ""          # (a negative skip_first_wait is kept as written: only its type is checked)
+        out[name] = max(values[0], floor)
     return out, f"line {made.lineno}"
 
 
