@@ -116,7 +116,7 @@ class Gated:
     finds something (JOINED's `-m` after python or a variable: a joined `-m`, `-[bBdEIOPqRsStuvx]*m` with a flag before
     its `m` or its module after it, after a blank, a quote or `\\` (_GLUED_M), is in any match of theirs, and in 25
     of the 156 texts p130's settled launchers scan; their options read after every `$` and `python` cost 27M of the
-    78M of JOINED's searches over those texts)."""
+    74M of JOINED's searches over those texts)."""
 
     __slots__ = ("pattern", "gate")
 
