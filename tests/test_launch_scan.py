@@ -1935,3 +1935,70 @@ def test_a_shell_script_a_head_by_value_runs_counts_its_file_s_levels(project):
     path.write_text("bash ./up.sh\n")
     assert why_walked("bash ./up.sh\n", str(path)) == BOUND
     _walk_finds(path, "bash ./up.sh\n", "NPP191")
+
+
+# shell_scan._COMMAND_HEAD as it was first written: 44 lookbehinds at the character after a `$`, tried one after another
+_HEAD_PLAIN = "|".join(f"(?<={before}{quote}\\$)" for before in
+                       [r"[\n;&|(`{]" + r"[ \t]" * n for n in range(13)] +
+                       ["then ", "else ", "time ", "exec ", "nohup ", "env ", "do ", "! ", "command "]
+                       for quote in ("", "[\"']")) + r"|(?<![\s\S][\s\S])"
+
+
+def test_the_command_heads_sorted_by_character_hold_where_the_44_lookbehinds_do():
+    """_COMMAND_HEAD's lookbehinds grouped by the character before the `$` (and the one before a blank there): at every
+    place of random texts of what they look at, they hold where the 44 written one after another do."""
+    import random
+    from flake8_npuprof.checks.shell_scan import _COMMAND_HEAD
+    plain, grouped = re.compile(_HEAD_PLAIN), re.compile(_COMMAND_HEAD)
+    pieces = ["$", " ", "\t", "\n", ";", "&", "|", "(", "`", "{", '"', "'", "x", "then", "else", "time", "exec",
+              "nohup", "env", "do", "!", "command", "n", "e", "c", "p", "v", "o", "d", "  ", "      ", "\t" * 11]
+    rnd = random.Random(58)
+    held = 0
+    for _ in range(20000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 25)))
+        for k in range(len(text) + 1):
+            found = plain.match(text, k) is not None
+            assert (grouped.match(text, k) is not None) == found, (text, k)
+            held += found
+    assert held > 20000
+    for text in ("x;" + " " * 12 + "$", "x;" + " " * 13 + "$", "then '$", "nohup $", "xnohup $", "echo $", "$"):
+        assert (grouped.match(text, len(text)) is not None) == (plain.match(text, len(text)) is not None), text
+
+
+def test_a_joined_m_s_search_is_asked_only_where_a_joined_m_stands():
+    """JOINED's two `-m` searches after python or a variable (Python's options to a joined `-m`) are searched only in a
+    text with a joined `-m` after a blank, a quote or `\\` (shell_scan.Gated, _GLUED_M): each finds what it finds
+    searched alone, on random texts of what they read."""
+    import random
+    from flake8_npuprof.checks.shell_scan import _GLUED_M, JOINED, JOINED_SEARCHES, Gated
+    gated = [k for k, p in enumerate(JOINED_SEARCHES) if isinstance(p, Gated)]
+    assert [JOINED[k].pattern[:6] for k in gated] == ["python", "\\$(?<!"]
+    assert [p for k, p in enumerate(JOINED_SEARCHES) if k not in gated] == \
+        [p for k, p in enumerate(JOINED) if k not in gated]
+    pieces = ["$", "$a", "${a}", '"', "'", " ", "\t", "\n", "\r", ";", "&", "|", "(", "{", "`", "-m", "-um", "-mx",
+              "-Bm", "-X", "dev", "-B", "then ", "do ", "env ", "x", "python3", "python", " -mx", "\\", "\\\n", "!",
+              " -W ", "=", "/usr/bin/", "m", "-", "u"]
+    rnd = random.Random(58)
+    found = 0
+    for _ in range(30000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 30)))
+        for k in gated:
+            m, g = JOINED[k].search(text), JOINED_SEARCHES[k].search(text)
+            assert (m and (m.span(), m.group())) == (g and (g.span(), g.group())), text
+            assert m is None or _GLUED_M.search(text), text
+            found += m is not None
+    assert found > 1000
+
+
+def test_the_joined_m_gate_takes_time_that_grows_with_the_text():
+    """_GLUED_M and the grouped heads on long adversarial texts: no backtracking that grows as the square."""
+    from evalfiles import deadline
+    from flake8_npuprof.checks.shell_scan import _GLUED_M, JOINED_SEARCHES, may_start
+    texts = [" -" + "B" * 200000, " -B" * 70000, "-" * 200000, " $" * 100000, ";" + " " * 200000 + "$",
+             "then $" * 30000, " '$" * 70000, "x $a -X " * 25000 + "-mx", "python -X " * 20000 + "-mx"]
+    with deadline(10, "the joined `-m` searches of 9 adversarial texts"):
+        for text in texts:
+            _GLUED_M.search(text)
+            may_start(text)
+            for p in JOINED_SEARCHES:
+                p.search(text)

@@ -70,7 +70,7 @@ from operator import add, contains
 from types import ModuleType
 from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
-from ..checks.shell_scan import JOINED, may_have_setups as _may_have_setups, may_start
+from ..checks.shell_scan import JOINED, JOINED_SEARCHES, may_have_setups as _may_have_setups, may_start
 from ..shell.state import MAX_COMMANDS, MAX_SOURCED
 from ..shell.words import MAX_LAUNCHER
 from ..source import observed
@@ -263,7 +263,8 @@ def _computed(text: str) -> Optional[str]:
     return None if first is None else first[1]
 
 
-_COMPUTED_SEARCHES = tuple(zip(map(_lead, _COMPUTED), _COMPUTED))     # (each with its lead)
+# (each with its lead; JOINED's `-m` after a head by value searched with its lookbehinds last: shell_scan.HeadLast)
+_COMPUTED_SEARCHES = tuple(zip(map(_lead, _COMPUTED), _COMPUTED[:len(_COMPUTED) - len(JOINED)] + JOINED_SEARCHES))
 
 
 _MAX_GIVEN = 256        # commands headed by an expansion a text may have (_given_source lexes each one's line)
