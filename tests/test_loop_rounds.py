@@ -155,3 +155,29 @@ def test_a_child_script_run_in_a_rounds_folder_is_looked_for_as_before(tmp_path)
     assert cmd.lost == ("it runs in a folder the loop at run.sh:1 makes, another each round, which the walk does not "
                         "follow into a child script")
     assert w.children_elsewhere == []
+
+
+def test_a_round_that_goes_to_an_absolute_folder_of_its_own_needs_no_way_back(tmp_path):
+    # FaceAttribute's and DeepLabv3's launchers: `mkdir ${cur}/device$i; cd ${cur}/device$i || exit; python ... &` and
+    # no `cd` back. bash 5.2 runs round k in device$k whatever folder it began in, and leaves the shell in device3
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text("cur=$(pwd)\nfor((i=0;i<4;i++))\ndo\n    mkdir ${cur}/device$i\n"
+                                     "    cd ${cur}/device$i || exit\n    python3 ../train.py &\ndone\n"
+                                     "python3 ../train.py --after\n")
+    w = Walk(str(tmp_path / "run.sh"), str(tmp_path)).run()
+    inside, after = [c for c in w.commands if c.words[0].text == "python3"]
+    assert (inside.cwd, inside.ranks, inside.rounds.dirs) == (
+        (str(tmp_path / "device0"),), 4, tuple(str(tmp_path / f"device{d}") for d in range(4)))
+    # the folder the last round made is not in the tree to look in
+    assert (after.cwd, after.rounds, after.lost) == (
+        (), None, "the loop at run.sh:2 leaves the shell in the folder its last round makes (device3)")
+
+
+def test_a_copy_from_a_path_not_known_is_not_followed_and_the_answer_says_so(tmp_path):
+    # ResNet golden_stick's `cp ${PYTHON_PATH}/*.py ./train_parallel$i`, PYTHON_PATH from an argument
+    launcher = _project(tmp_path, LAUNCHER.replace("cp ../*.py ./train_parallel$i", "cp $1/*.py ./train_parallel$i"))
+    report = emulate_path(str(launcher), T, use_env=False, environ={}, launcher_args=None)
+    assert report["launch"]["unknown"] == (
+        f"cannot find train.py (looked in {tmp_path}/scripts/train_parallel0); the launcher's "
+        "`cp $1/*.py ./train_parallel$i` (run_distribute_train.sh:10) may copy it there, but what it copies is named "
+        "by a value not known statically: not followed")

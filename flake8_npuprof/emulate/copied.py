@@ -51,7 +51,8 @@ def copied(w: Walk, launch: Launch) -> Optional[Tuple[Launch, str]]:
     wanted = {os.path.normpath(os.path.join(d, launch.named)): d for d in cmd.cwd}
     hit: Optional[Tuple[str, str, Command]] = None
     wide: Optional[Tuple[str, Command]] = None
-    computed: Optional[Command] = None      # a copy there of another file each round (not followed)
+    # a copy that may land there, from a source not followed: another file each round, or one not known statically
+    computed: Optional[Tuple[Command, str]] = None
     texts: Dict[str, str] = {}
     for c in w.commands:
         if c.seq >= cmd.seq:
@@ -59,11 +60,16 @@ def copied(w: Walk, launch: Launch) -> Optional[Tuple[Launch, str]]:
         if not c.words or c.words[0].text != "cp" or c.conditional or len(c.cwd) != 1:
             continue
         c, varies = _first_round(w, c)
-        if varies:
-            dest = list(without_redirections(c.words))[-1]
+        operands = list(without_redirections(c.words))
+        unknown = any(not x.known for x in operands[1:-1])
+        if varies or unknown:
+            dest = operands[-1]
             landing = os.path.normpath(os.path.join(c.cwd[0], dest.text))
             if dest.known and (landing in wanted or os.path.join(landing, os.path.basename(launch.named)) in wanted):
-                hit, wide, computed = None, None, c
+                r = c.rounds or cmd.rounds
+                hit, wide, computed = None, None, (c, "it copies another file each round" + (
+                    f" of the loop at {_rel(r.path, w.root)}:{r.line}" if r else "") if varies else
+                    "what it copies is named by a value not known statically")
             continue
         landed: Dict[str, str] = {}
         try:
@@ -83,11 +89,10 @@ def copied(w: Walk, launch: Launch) -> Optional[Tuple[Launch, str]]:
             f"may copy it there, but its glob {pattern} is not expanded here: it looks in more than "
             f"{MAX_GLOB_FOLDERS} folders")), ""
     if computed is not None:
-        r = computed.rounds or cmd.rounds
-        return launch._replace(missing=(
-            f"{launch.missing}; the launcher's `{_written(computed, texts)}` ({_rel(computed.path, w.root)}:"
-            f"{computed.line}) may copy it there, but it copies another file each round"
-            f"{' of the loop at ' + _rel(r.path, w.root) + ':' + str(r.line) if r else ''}: not followed")), ""
+        c, why = computed
+        return launch._replace(missing=(f"{launch.missing}; the launcher's `{_written(c, texts)}` "
+                                        f"({_rel(c.path, w.root)}:{c.line}) may copy it there, but {why}: not "
+                                        "followed")), ""
     if hit is None:
         return None
     source, here, c = hit
@@ -116,6 +121,8 @@ def _first_round(w: Walk, c: Command) -> Tuple[Command, bool]:
         return c, False
     operands = [k for k, x in enumerate(c.words) if k and not x.text.startswith("-")]
     for k in operands[:-1] if c.words[0].text == "cp" else ():
+        if per[k] == ():
+            continue                # not known (the caller says so)
         texts = per[k] or (c.words[k].text,) * len(c.rounds.dirs if c.rounds else (0,))
         varies = len({os.path.normpath(os.path.join(d, t)) for d, t in zip(c.rounds.dirs, texts)}) > 1 \
             if c.rounds is not None else len(set(texts)) > 1
@@ -124,7 +131,7 @@ def _first_round(w: Walk, c: Command) -> Tuple[Command, bool]:
     else:
         varies = False
     return c._replace(words=tuple(Word(StrValue(t[0], [], x.start, x.end, origin="shell"), x.start, x.end)
-                                  if t is not None else x for x, t in zip(c.words, per))), varies
+                                  if t else x for x, t in zip(c.words, per))), varies
 
 
 def _written(c: Command, texts: Dict[str, str]) -> str:

@@ -119,7 +119,8 @@ class Walk(Expander, Compounds):
         self.rounds: Optional[Rounds] = None
         self._round_block: Optional[_Block] = None   # the counted loop the command being walked is directly in
         self._cd_sure = False           # the command just walked was a `cd` into a folder its round made
-        # ... a `mkdir`/`cp`/`rm` of such a body: its seq -> each word's text round by round (None: the same in all)
+        # ... a `mkdir`/`cp`/`rm` of such a body: its seq -> each word's text round by round (None: the same in all, ():
+        # not known in one)
         self.round_words: Dict[int, Tuple[Optional[Tuple[str, ...]], ...]] = {}
         # ... a variable such a body sets from its loop's variable: (file, offset of the name) -> (the loop's file and
         # line, its value round by round)
@@ -323,7 +324,8 @@ class Walk(Expander, Compounds):
                     block.bounds = {n: self.vars.get(n) or self.exported.get(n) for n in names}
                 if loop_var and not skipping and 0 < block.ranks <= MAX_ROUNDS:
                     block.name = name
-                    block.values = self._round_values(text, words, at, literal or named, name, block.ranks)
+                    block.values = self._round_values(text, words, at, literal or named, (name, *block.bounds),
+                                                      block.ranks)
                     block.known = {name: (self.vars.get(name), block.values)} if block.values else {}
                 self._loop_began(block, path, line)
                 blocks.append(block)
@@ -335,10 +337,18 @@ class Walk(Expander, Compounds):
                     # the body sets a bound, which bash reads again at every round: how often it ran is not known
                     for i in range(loop.first, len(self.commands)):
                         self.commands[i] = self.commands[i]._replace(ranks=0)
+                left = None             # the folder of its last round the loop leaves the shell in
                 if loop is not None and self.rounds is not None and (self.rounds.path, self.rounds.line) == loop.at:
-                    self.rounds = None      # (left in a folder of its rounds: the loop moved, said below)
+                    left, self.rounds = self.rounds.dirs[-1], None
                 if loop is not None and loop.kind in _LOOPS and self.dirs != loop.dirs:
                     self._moved_in_loop(loop)
+                    if left is not None and loop.anchor >= 0:
+                        # `cd ${cur}/device$i` with no way back: the folder the last round made (bash 5.2), which is
+                        # not in the tree to look in (nor, where the loop may end early, known)
+                        self.dirs = ()
+                        self.lost = f"the loop at {rel_path(loop.at[0], self.root)}:{loop.at[1]} leaves the shell " \
+                            f"in the folder its last round makes ({rel_path(left, self.root)})" + \
+                            (", and it may end early" if loop.broken else "")
                 continue
             elif head == "}":
                 group = self._close(blocks, "group", restore=op in ("&", "|"))
@@ -576,14 +586,17 @@ class Walk(Expander, Compounds):
             return False
         if head in ("cd", "pushd", "popd"):
             target = words[1] if len(words) > 1 and head != "popd" else None
-            folders = self._round_folder(text, target) if self._round_block is not None and target is not None and \
+            made = self._round_folder(text, target) if self._round_block is not None and target is not None and \
                 not target.known and head == "cd" and len(words) == 2 else None
-            if folders is not None:
+            if made is not None:
+                folders, absolute = made
                 # a folder this round made (`mkdir ./d$i; cd ./d$i`): another each round, the first one's in dirs
                 block = self._round_block
                 assert block is not None    # (_round_folder's answer)
                 self.dirs, self.lost, self._cd_sure = (folders[0],), "", True
                 self.rounds = Rounds(block.at[0], block.at[1], block.name, block.values, folders)
+                # an absolute one is where each round goes whatever folder it began in (the loop's later commands)
+                self._anchored = absolute
                 return False
             moved_from = self.rounds
             self.rounds = None
@@ -797,16 +810,18 @@ class Walk(Expander, Compounds):
                                               errexit=last.errexit or frame[1])
         return True
 
-    def _round_values(self, text: str, words, at: int, counted, name: str, rounds: int) -> Tuple[str, ...]:
-        """The variable's value in each round of a `for` loop whose rounds are counted: `for ((i=0; i<8; i++))` (its
-        start a known integer), `for i in $(seq 0 7)`, `{0..7}`, `0 1 2`; () where not known, or where its body may set
-        the variable (each round then starts from what the body left, and rounds are not alike)."""
+    def _round_values(self, text: str, words, at: int, counted, names: Tuple[str, ...], rounds: int) -> Tuple[str, ...]:
+        """The variable's value (names[0]'s) in each round of a `for` loop whose rounds are counted: `for ((i=0; i<8;
+        i++))` (its start a known integer), `for i in $(seq 0 7)`, `{0..7}`, `0 1 2`; () where not known, or where its
+        body may set the variable or what its bounds read (names[1:]): each round then starts from what the body left,
+        and rounds are not alike."""
         found = _loop_body(text, at)
         if found is None:
             return ()
         body = text[found[0]:found[1]]
-        if set_unfollowed(body, name) or re.search(rf"(?<![\w$-]){name}\+?=|\bunset\b|\bfor\s*(?:\(\(\s*)?{name}\b",
-                                                   body):
+        name = names[0]
+        if "unset" in body or re.search(rf"\bfor\s*(?:\(\(\s*)?{name}\b", body) or any(
+                set_unfollowed(body, n) or re.search(rf"(?<![\w$-]){n}\+?=", body) for n in names):
             return ()
         values: List[str] = []
         if counted is not None:
@@ -876,13 +891,13 @@ class Walk(Expander, Compounds):
         block = self._round_block
         bases = self._round_bases()
         assert block is not None    # (the caller's test)
-        texts = [self._per_round(text, w.start, w.end) if HOLE in w.text else None for w in words]
-        if any(t is None and HOLE in w.text for t, w in zip(texts, words)):
+        texts = [self._per_round(text, w.start, w.end) or () if HOLE in w.text else None for w in words]
+        if any(texts):
+            self.round_words[len(self.commands)] = tuple(texts)
+        if any(t == () for t in texts):
             if head == "rm":
                 block.made.clear()      # it may remove any of them
             return
-        if any(texts):
-            self.round_words[len(self.commands)] = tuple(texts)
         if bases is None or head == "cp":
             return
         operands = [(w, t) for w, t in zip(words[1:], texts[1:]) if not w.text.startswith("-")]
@@ -897,15 +912,16 @@ class Walk(Expander, Compounds):
                 block.made = {m for m in block.made
                               if not all(x == f or x.startswith(f.rstrip("/") + "/") for x, f in zip(m, folders))}
 
-    def _round_folder(self, text: str, target: Word) -> Optional[Tuple[str, ...]]:
-        """The folder `cd` goes to round by round, where each round's is one it made (`mkdir ./d$i` before it)."""
+    def _round_folder(self, text: str, target: Word) -> Optional[Tuple[Tuple[str, ...], bool]]:
+        """The folder `cd` goes to round by round, where each round's is one it made (`mkdir ./d$i` before it), and
+        whether it is named by an absolute path."""
         block = self._round_block
         bases = self._round_bases()
         texts = self._per_round(text, target.start, target.end)
         if block is None or bases is None or texts is None:
             return None
         folders = tuple(os.path.normpath(os.path.join(base, t)) for base, t in zip(bases, texts))
-        return folders if folders in block.made else None
+        return (folders, os.path.isabs(texts[0])) if folders in block.made else None
 
     def _list_rounds(self, text: str, words) -> int:
         """The rounds of `for x in ${device_group}` (device_group="0 1 2 3 4 5 6 7", 71 zoo launchers): its words
