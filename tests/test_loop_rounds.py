@@ -181,3 +181,36 @@ def test_a_copy_from_a_path_not_known_is_not_followed_and_the_answer_says_so(tmp
         f"cannot find train.py (looked in {tmp_path}/scripts/train_parallel0); the launcher's "
         "`cp $1/*.py ./train_parallel$i` (run_distribute_train.sh:10) may copy it there, but what it copies is named "
         "by a value not known statically: not followed")
+
+
+@pytest.mark.parametrize("body, copied", [
+    # Neighbor2Neighbor: absolute paths alone, before a cd with no way back (bash 5.2: work/device0/./train.py ...)
+    ('    mkdir -p $DIR/../work/device$i\n    cp $DIR/../train.py $DIR/../work/device$i\n'
+     '    cd $DIR/../work/device$i || exit\n    python ./train.py &\n',
+     "  the launcher copies ./train.py into ../work/device0 from ../train.py (`cp $DIR/../train.py "
+     "$DIR/../work/device$i`, run.sh:6): emulated from that file"),
+    # LSTM: the copy made from inside the round's folder (bash 5.2: scripts/device0/train.py, from the project's)
+    ('    mkdir ${DIR}/device$i\n    cd ${DIR}/device$i || exit\n    cp ../../*.py ./\n    python train.py &\n',
+     "  the launcher copies train.py into . from ../../train.py (`cp ../../*.py ./`, run.sh:7): emulated from that "
+     "file")])
+def test_a_copy_made_by_absolute_paths_or_from_inside_the_rounds_folder(tmp_path, body, copied):
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "train.py").write_text(TRAIN)
+    launcher = tmp_path / "scripts" / "run.sh"
+    launcher.write_text(f'DIR="$( cd "$( dirname "$0"  )" && pwd  )"\nfor((i=0;i<2;i++))\ndo\n'
+                        f'    export DEVICE_ID=$i RANK_ID=$i\n{body}done\n')
+    launch = _emulate(launcher)["launch"]
+    assert launch["lines"][1] == copied
+    assert (launch["unknown"], launch["ranks"], launch["rounds"]["environment"]) == (
+        None, 2, {"DEVICE_ID": ["0", "1"], "RANK_ID": ["0", "1"]})
+
+
+def test_a_folder_whose_parent_is_not_there_is_not_made_by_mkdir_without_p(tmp_path):
+    # bash 5.2: `mkdir ./work/d0` without ./work fails ("No such file or directory"), and so does `cd ./work/d0`
+    (tmp_path / "train.py").write_text("print(1)\n")
+    for mkdir, known in (("mkdir ./work/d$i", False), ("mkdir -p ./work/d$i", True),
+                         ("mkdir ./work\nfor((i=0;i<2;i++)); do mkdir ./work/d$i", True)):
+        head = "" if "\n" in mkdir else "for((i=0;i<2;i++)); do "
+        (tmp_path / "run.sh").write_text(f"{head}{mkdir}\ncd ./work/d$i\npython3 ../../train.py &\ncd ../..\ndone\n")
+        (launch,) = steps(Walk(str(tmp_path / "run.sh")).run())
+        assert bool(launch.script) == known, mkdir

@@ -57,9 +57,12 @@ def copied(w: Walk, launch: Launch) -> Optional[Tuple[Launch, str]]:
     for c in w.commands:
         if c.seq >= cmd.seq:
             continue
-        if not c.words or c.words[0].text != "cp" or c.conditional or len(c.cwd) != 1:
+        if not c.words or c.words[0].text != "cp" or c.conditional or len(c.cwd) > 1:
             continue
         c, varies = _first_round(w, c)
+        c = _placed(w, c)
+        if not c.cwd:
+            continue
         operands = list(without_redirections(c.words))
         unknown = any(not x.known for x in operands[1:-1])
         if varies or unknown:
@@ -134,6 +137,16 @@ def _first_round(w: Walk, c: Command) -> Tuple[Command, bool]:
                                   if t else x for x, t in zip(c.words, per))), varies
 
 
+def _placed(w: Walk, c: Command) -> Command:
+    """c where the folder it runs in is not known but each path it names is absolute (`cp $DIR/../train.py
+    $DIR/../work/device$i` in a loop whose rounds begin in the folder the one before went to): placed in the launcher's
+    folder, from where its paths are shown."""
+    if c.cwd or not all(x.known and (x.text.startswith("-") or os.path.isabs(x.text))
+                        for x in list(without_redirections(c.words))[1:]):
+        return c
+    return c._replace(cwd=(w.root,))
+
+
 def _written(c: Command, texts: Dict[str, str]) -> str:
     """The command as the launcher writes it (`cp ../*.py ./train_parallel$i`)."""
     _quoted(c.path, c.words[0], texts)
@@ -144,9 +157,11 @@ def _made(w: Walk, c: Command) -> Dict[str, bool]:
     """The folders a `mkdir` before the `cp` c makes: True where it runs whatever happens, False under a condition."""
     made: Dict[str, bool] = {}
     for m in w.commands:
-        if m.seq >= c.seq or not m.words or m.words[0].text != "mkdir" or len(m.cwd) != 1:
+        if m.seq >= c.seq or not m.words or m.words[0].text != "mkdir" or len(m.cwd) > 1:
             continue
-        m = _first_round(w, m)[0]
+        m = _placed(w, _first_round(w, m)[0])
+        if not m.cwd:
+            continue
         for x in list(without_redirections(m.words))[1:]:
             if x.known and not x.text.startswith("-"):
                 folder = os.path.normpath(os.path.join(m.cwd[0], x.text))
@@ -201,8 +216,13 @@ def _copies(c: Command, texts: Dict[str, str], made: Dict[str, bool]):
     base = c.cwd[0]
     dest = os.path.normpath(os.path.join(base, operands[-1].text))
     sources = []
+    # a folder not in the tree is one the run made (`mkdir ./d$i; cd ./d$i; cp ../../*.py ./`: the cd succeeded), no
+    # link: `..` through it is read as written
+    made_by_run = not os.path.isdir(base)
     for x in operands[:-1]:
         pattern = os.path.join(base, x.text)
+        if made_by_run:
+            pattern = os.path.normpath(pattern)
         if any(ch in x.text for ch in "*?[") and not _quoted(c.path, x, texts):
             try:
                 sources += _expand(pattern)

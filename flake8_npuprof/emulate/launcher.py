@@ -8,6 +8,7 @@ checks/launch_setup.py's, which `check` reads too.
 
 from __future__ import annotations
 
+import os
 import shlex
 from typing import TYPE_CHECKING, Dict, Optional, Tuple
 
@@ -214,6 +215,11 @@ def _series(values) -> str:
     return ", ".join(values) if len(values) <= 3 else f"{values[0]}, {values[1]}, ... {values[-1]}"
 
 
+def _relative(path: str, root: str) -> str:
+    """A folder as named from root (`../work/device0` too: rel_path would give its base name alone)."""
+    return os.path.relpath(path, root).replace(os.sep, "/")
+
+
 def _round_variables(w: Walk, cmd) -> list:
     """(name, its setting, its value round by round) of each exported variable the loop's body sets from its variable
     (`export DEVICE_ID=$i`), as the command sees it."""
@@ -226,7 +232,7 @@ def _round_lines(w: Walk, cmd, root: str, found: bool) -> list:
     """Where a launch in a folder its loop makes each round runs (`mkdir ./d$i; cd ./d$i`), and with which of the
     variables the round sets."""
     r = cmd.rounds
-    lines = [f"  runs in {_series([_rel(d, root) for d in r.dirs])}: the folder each round of the loop at "
+    lines = [f"  runs in {_series([_relative(d, root) for d in r.dirs])}: the folder each round of the loop at "
              f"{_rel(r.path, root)}:{r.line} makes (${r.name} = {_series(r.values)}), where the round's relative paths "
              f"are (an output folder among them){'; emulated in the first one' if found else ''}"]
     if not cmd.settled:
@@ -240,7 +246,7 @@ def _round_lines(w: Walk, cmd, root: str, found: bool) -> list:
 def _rounds_json(w: Walk, cmd, root: str) -> dict:
     r = cmd.rounds
     return {"loop": f"{_rel(r.path, root)}:{r.line}", "variable": r.name, "values": list(r.values),
-            "folders": [_rel(d, root) for d in r.dirs],
+            "folders": [_relative(d, root) for d in r.dirs],
             "environment": {name: list(values) for name, _, values in _round_variables(w, cmd)}}
 
 

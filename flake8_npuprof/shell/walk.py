@@ -122,6 +122,8 @@ class Walk(Expander, Compounds):
         # ... a `mkdir`/`cp`/`rm` of such a body: its seq -> each word's text round by round (None: the same in all, ():
         # not known in one)
         self.round_words: Dict[int, Tuple[Optional[Tuple[str, ...]], ...]] = {}
+        # the folders an unconditional `mkdir` of known words made (a round's `mkdir ./work/d$i` needs ./work)
+        self.made_dirs: set = set()
         # ... a variable such a body sets from its loop's variable: (file, offset of the name) -> (the loop's file and
         # line, its value round by round)
         self.round_values: Dict[Tuple[str, int], Tuple[Tuple[str, int], Tuple[str, ...]]] = {}
@@ -548,6 +550,9 @@ class Walk(Expander, Compounds):
         head = words[0].text
         if self._round_block is not None and head in ("mkdir", "cp", "rm") and len(words) == len(spans) - k:
             self._round_files(text, words, head)
+        elif head == "mkdir" and not conditional and len(self.dirs) == 1:
+            self.made_dirs.update(os.path.normpath(os.path.join(self.dirs[0], w.text)) for w in words[1:]
+                                  if w.known and not w.text.startswith("-"))
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
             self._export(text, src, path, spans[k + 1:], head, conditional)
             return False
@@ -902,15 +907,25 @@ class Walk(Expander, Compounds):
             return
         operands = [(w, t) for w, t in zip(words[1:], texts[1:]) if not w.text.startswith("-")]
         kept = {id(w) for w in without_redirections(words)}
+        parents = any(w.text.startswith("-") and ("p" in w.text[1:] if w.text[1:2] != "-" else w.text == "--parents")
+                      for w in words[1:])
         for w, t in operands:
             if id(w) not in kept:
                 continue
             folders = tuple(os.path.normpath(os.path.join(base, t[r] if t else w.text)) for r, base in enumerate(bases))
-            if head == "mkdir":
+            if head == "mkdir" and (parents or all(self._there(os.path.dirname(f), block, r)
+                                                   for r, f in enumerate(folders))):
                 block.made.add(folders)
             else:
                 block.made = {m for m in block.made
                               if not all(x == f or x.startswith(f.rstrip("/") + "/") for x, f in zip(m, folders))}
+
+    def _there(self, folder: str, block: _Block, r: int) -> bool:
+        """Whether a folder is there in round r for a `mkdir` without -p to make one in it: in the tree, made by an
+        unconditional `mkdir` before, or by the round (bash 5.2: `mkdir ./work/d0` without ./work fails, and so does
+        the `cd` into it)."""
+        from ..source.observed import note      # recorded: a cached check depends on what is found here
+        return folder in self.made_dirs or any(m[r] == folder for m in block.made) or note(folder)[0] == "dir"
 
     def _round_folder(self, text: str, target: Word) -> Optional[Tuple[Tuple[str, ...], bool]]:
         """The folder `cd` goes to round by round, where each round's is one it made (`mkdir ./d$i` before it), and
