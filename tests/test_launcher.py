@@ -390,13 +390,14 @@ def test_a_directory_the_launcher_sets_from_an_unknown_value_is_not_called_the_c
 def test_a_directory_named_by_a_loops_variable_is_not_called_the_callers(tmp_path, loop):
     # mindspore-ai/models' run_distribute_train.sh (resnet, CTPN, Arcface, MobileNetV2, LPCNet, snn):
     # `for((i=0; i<${DEVICE_NUM}; i++)) do mkdir ./device$i; cd ./device$i; python ../train.py ... &`; it said
-    # "$i not known here (not set by the launcher; the caller's)": the loop sets it
+    # "$i not known here (not set by the launcher; the caller's)": the loop sets it. (With the `mkdir ./device$i` of
+    # those launchers before the cd, each round's folder is the one it made: tests/test_loop_rounds.py)
     (tmp_path / "train.py").write_text("print(1)\n")
-    (tmp_path / "run.sh").write_text(f"{loop}\ndo\n    mkdir ./device$i\n    cd ./device$i\n"
+    (tmp_path / "run.sh").write_text(f"{loop}\ndo\n    cd ./device$i\n"
                                      "    python ../train.py &\n    cd ..\ndone\n")
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert report["launch"]["unknown"] == ("cannot find ../train.py: the directory the launcher runs it in is not "
-                                           "known here (`cd ./device$i` at run.sh:4: $i not known here (the "
+                                           "known here (`cd ./device$i` at run.sh:3: $i not known here (the "
                                            "variable of the `for` loop at run.sh:1: each round's value, the last "
                                            "one after it))")
 

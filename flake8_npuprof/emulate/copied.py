@@ -10,6 +10,10 @@ or at DEST itself where a single file is copied to a path that is none (bash 5.2
 no ./train made a file named train, and `cd ./train` failed). The last `cp` wins; within one `cp`, the first file of a
 name does (GNU cp 9.1 will not overwrite a file it has just created: `cp */x.py d/` keeps a/x.py, refuses b/x.py).
 
+In a counted loop's body (`mkdir ./d$i; cp ../*.py ./d$i; cd ./d$i; python train.py`) the commands are read as the
+loop's first round runs them (the walk's round_words): the copy lands in round 1's folder, where the launch runs in that
+round; a `cp` whose files are other ones each round (`cp ../cfg$i.py ./d$i`) is not followed.
+
 A glob is expanded in at most MAX_GLOB_FOLDERS folders (`cp /*/*/*/*.py d/` would list much of the file system); past
 that its copy is not followed, and the launch that may have run it says so.
 """
@@ -24,6 +28,8 @@ from ..shell.launches import Launch
 from ..shell.parse import without_redirections
 from ..shell.state import Command
 from ..shell.walk import Walk
+from ..source.text import StrValue
+from ..values.launch_args import Word
 
 # cp's options that take the next word (GNU coreutils 9: --target-directory/-t changes which operand is the
 # destination, -S a suffix): a command using them is not followed
@@ -45,11 +51,28 @@ def copied(w: Walk, launch: Launch) -> Optional[Tuple[Launch, str]]:
     wanted = {os.path.normpath(os.path.join(d, launch.named)): d for d in cmd.cwd}
     hit: Optional[Tuple[str, str, Command]] = None
     wide: Optional[Tuple[str, Command]] = None
+    # a copy that may land there, from a source not followed: another file each round, or one not known statically
+    computed: Optional[Tuple[Command, str]] = None
     texts: Dict[str, str] = {}
     for c in w.commands:
         if c.seq >= cmd.seq:
             continue
-        if not c.words or c.words[0].text != "cp" or c.conditional or len(c.cwd) != 1:
+        if not c.words or c.words[0].text != "cp" or c.conditional or len(c.cwd) > 1:
+            continue
+        c, varies = _first_round(w, c)
+        c = _placed(w, c)
+        if not c.cwd:
+            continue
+        operands = list(without_redirections(c.words))
+        unknown = any(not x.known for x in operands[1:-1])
+        if varies or unknown:
+            dest = operands[-1]
+            landing = os.path.normpath(os.path.join(c.cwd[0], dest.text))
+            if dest.known and (landing in wanted or os.path.join(landing, os.path.basename(launch.named)) in wanted):
+                r = c.rounds or cmd.rounds
+                hit, wide, computed = None, None, (c, "it copies another file each round" + (
+                    f" of the loop at {_rel(r.path, w.root)}:{r.line}" if r else "") if varies else
+                    "what it copies is named by a value not known statically")
             continue
         landed: Dict[str, str] = {}
         try:
@@ -61,24 +84,30 @@ def copied(w: Walk, launch: Launch) -> Optional[Tuple[Launch, str]]:
             continue
         for landing, source in landed.items():
             if landing in wanted:
-                hit, wide = (source, wanted[landing], c), None
+                hit, wide, computed = (source, wanted[landing], c), None, None
     if wide is not None:
         pattern, c = wide
         return launch._replace(missing=(
             f"{launch.missing}; the launcher's `{' '.join(x.text for x in c.words)}` ({_rel(c.path, w.root)}:{c.line}) "
             f"may copy it there, but its glob {pattern} is not expanded here: it looks in more than "
             f"{MAX_GLOB_FOLDERS} folders")), ""
+    if computed is not None:
+        c, why = computed
+        return launch._replace(missing=(f"{launch.missing}; the launcher's `{_written(c, texts)}` "
+                                        f"({_rel(c.path, w.root)}:{c.line}) may copy it there, but {why}: not "
+                                        "followed")), ""
     if hit is None:
         return None
     source, here, c = hit
     words = cmd.words
+    shown = ' '.join(x.text for x in c.words) if c.seq not in w.round_words else _written(c, texts)
     k = next((i for i, x in enumerate(words) if x.text == launch.named), None)
     if k is None:
         return None
     # both named from where the `cp` runs, as its own words name them (the launcher's folder is not where a launcher
     # started from the project's root copies: `cp ./*.py ./train0` there was "into ../train0 from train.py")
     said = (f"the launcher copies {launch.named} into {_rel(here, c.cwd[0])} from {_rel(source, c.cwd[0])} "
-            f"(`{' '.join(x.text for x in c.words)}`, {_rel(c.path, w.root)}:{c.line}): emulated from that file")
+            f"(`{shown}`, {_rel(c.path, w.root)}:{c.line}): emulated from that file")
     return Launch(cmd._replace(cwd=(here,)), source, tuple(words[k + 1:]), launch.wrapper, launch.ranks,
                   launch.msprof, module=launch.module), said
 
@@ -87,11 +116,51 @@ def _rel(path: str, folder: str) -> str:
     return os.path.relpath(path, folder).replace(os.sep, "/")
 
 
+def _first_round(w: Walk, c: Command) -> Tuple[Command, bool]:
+    """c as its loop's first round runs it, where the walk read the words of its counted loop's body round by round
+    (Walk.round_words), and whether a file it copies is another one each round (a computed source)."""
+    per = w.round_words.get(c.seq)
+    if per is None:
+        return c, False
+    operands = [k for k, x in enumerate(c.words) if k and not x.text.startswith("-")]
+    for k in operands[:-1] if c.words[0].text == "cp" else ():
+        if per[k] == ():
+            continue                # not known (the caller says so)
+        texts = per[k] or (c.words[k].text,) * len(c.rounds.dirs if c.rounds else (0,))
+        varies = len({os.path.normpath(os.path.join(d, t)) for d, t in zip(c.rounds.dirs, texts)}) > 1 \
+            if c.rounds is not None else len(set(texts)) > 1
+        if varies:
+            break
+    else:
+        varies = False
+    return c._replace(words=tuple(Word(StrValue(t[0], [], x.start, x.end, origin="shell"), x.start, x.end)
+                                  if t else x for x, t in zip(c.words, per))), varies
+
+
+def _placed(w: Walk, c: Command) -> Command:
+    """c where the folder it runs in is not known but each path it names is absolute (`cp $DIR/../train.py
+    $DIR/../work/device$i` in a loop whose rounds begin in the folder the one before went to): placed in the launcher's
+    folder, from where its paths are shown."""
+    if c.cwd or not all(x.known and (x.text.startswith("-") or os.path.isabs(x.text))
+                        for x in list(without_redirections(c.words))[1:]):
+        return c
+    return c._replace(cwd=(w.root,))
+
+
+def _written(c: Command, texts: Dict[str, str]) -> str:
+    """The command as the launcher writes it (`cp ../*.py ./train_parallel$i`)."""
+    _quoted(c.path, c.words[0], texts)
+    return texts[c.path][c.words[0].start:c.words[-1].end]
+
+
 def _made(w: Walk, c: Command) -> Dict[str, bool]:
     """The folders a `mkdir` before the `cp` c makes: True where it runs whatever happens, False under a condition."""
     made: Dict[str, bool] = {}
     for m in w.commands:
-        if m.seq >= c.seq or not m.words or m.words[0].text != "mkdir" or len(m.cwd) != 1:
+        if m.seq >= c.seq or not m.words or m.words[0].text != "mkdir" or len(m.cwd) > 1:
+            continue
+        m = _placed(w, _first_round(w, m)[0])
+        if not m.cwd:
             continue
         for x in list(without_redirections(m.words))[1:]:
             if x.known and not x.text.startswith("-"):
@@ -147,8 +216,13 @@ def _copies(c: Command, texts: Dict[str, str], made: Dict[str, bool]):
     base = c.cwd[0]
     dest = os.path.normpath(os.path.join(base, operands[-1].text))
     sources = []
+    # a folder not in the tree is one the run made (`mkdir ./d$i; cd ./d$i; cp ../../*.py ./`: the cd succeeded), no
+    # link: `..` through it is read as written
+    made_by_run = not os.path.isdir(base)
     for x in operands[:-1]:
         pattern = os.path.join(base, x.text)
+        if made_by_run:
+            pattern = os.path.normpath(pattern)
         if any(ch in x.text for ch in "*?[") and not _quoted(c.path, x, texts):
             try:
                 sources += _expand(pattern)

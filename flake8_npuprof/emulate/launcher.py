@@ -8,6 +8,7 @@ checks/launch_setup.py's, which `check` reads too.
 
 from __future__ import annotations
 
+import os
 import shlex
 from typing import TYPE_CHECKING, Dict, Optional, Tuple
 
@@ -125,7 +126,9 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
         lines.append(f"  unknown: {launch.missing}".replace(HOLE, "<unknown>"))
     if cmd.seq in w.copied:
         lines.append(f"  {w.copied[cmd.seq]}")
-    if not cmd.settled and cmd.cwd and (launch.script or launch.unfound):
+    if cmd.rounds is not None:
+        lines.extend(_round_lines(w, cmd, root, bool(launch.script)))
+    elif not cmd.settled and cmd.cwd and (launch.script or launch.unfound):
         if cmd.cwd[0] == w.start:
             lines.append(f"  runs in {cmd.cwd[0]}: the launcher's own directory, where it is meant to be started (it "
                          "sets none with `cd`; give --cwd for another)")
@@ -203,7 +206,48 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
                         if mine(k, w.unread_in) and "--no-outside" in w.why_unread.get(k, "")],
             "decided": decided, "msprof": msprof_json(launch, f"{_rel(launch.msprof.command.path, root)}:{launch.msprof.command.line}"
                                   if launch.msprof.command is not None else where) if launch.msprof is not None else None,
-            "traps": [trap.said() for trap in traps], "lines": lines}
+            "traps": [trap.said() for trap in traps], "lines": lines,
+            **({"rounds": _rounds_json(w, cmd, root)} if cmd.rounds is not None else {})}
+
+
+def _series(values) -> str:
+    """`0, 1, ... 7`: a round's values, the first two and the last where there are more than three."""
+    return ", ".join(values) if len(values) <= 3 else f"{values[0]}, {values[1]}, ... {values[-1]}"
+
+
+def _relative(path: str, root: str) -> str:
+    """A folder as named from root (`../work/device0` too: rel_path would give its base name alone)."""
+    return os.path.relpath(path, root).replace(os.sep, "/")
+
+
+def _round_variables(w: Walk, cmd) -> list:
+    """(name, its setting, its value round by round) of each exported variable the loop's body sets from its variable
+    (`export DEVICE_ID=$i`), as the command sees it."""
+    at = (cmd.rounds.path, cmd.rounds.line)
+    return [(name, s, found[1]) for name, s in sorted(cmd.env.items())
+            for found in [w.round_values.get((s.path, s.start))] if found is not None and found[0] == at]
+
+
+def _round_lines(w: Walk, cmd, root: str, found: bool) -> list:
+    """Where a launch in a folder its loop makes each round runs (`mkdir ./d$i; cd ./d$i`), and with which of the
+    variables the round sets."""
+    r = cmd.rounds
+    lines = [f"  runs in {_series([_relative(d, root) for d in r.dirs])}: the folder each round of the loop at "
+             f"{_rel(r.path, root)}:{r.line} makes (${r.name} = {_series(r.values)}), where the round's relative paths "
+             f"are (an output folder among them){'; emulated in the first one' if found else ''}"]
+    if not cmd.settled:
+        lines.append("  (those folders are relative to the launcher's own directory, where it is meant to be started: "
+                     "give --cwd for another)")
+    for name, s, values in _round_variables(w, cmd):
+        lines.append(f"  {name}={_series(values)}, one a round ({s.how} at {s.where(root)})")
+    return lines
+
+
+def _rounds_json(w: Walk, cmd, root: str) -> dict:
+    r = cmd.rounds
+    return {"loop": f"{_rel(r.path, root)}:{r.line}", "variable": r.name, "values": list(r.values),
+            "folders": [_relative(d, root) for d in r.dirs],
+            "environment": {name: list(values) for name, _, values in _round_variables(w, cmd)}}
 
 
 def _names_in_code(text: str) -> bool:

@@ -317,7 +317,7 @@ class Compounds(WalkState):
     def _state(self) -> tuple:
         """What a subshell gets as a copy (the shell's variables are changed in place)."""
         return (dict(self.vars), dict(self.exported), self.dirs, self.settled, self.all_export, self.errexit,
-                self.pipefail)
+                self.pipefail, self.rounds)
 
     def _close(self, blocks: List["_Block"], kind: str, restore: bool = False) -> Optional["_Block"]:
         """Close the innermost open block of this kind ("loop": for/while/until/select); blocks left open inside it
@@ -337,7 +337,8 @@ class Compounds(WalkState):
             # (in the order they are set, not a set's: the log's order is the order of later environments)
             names = dict.fromkeys(n for table, old in ((self.vars, saved[0]), (self.exported, saved[1]))
                                   for n in (*table, *old) if table.get(n) is not old.get(n))
-            self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.pipefail = saved
+            (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.pipefail,
+             self.rounds) = saved
             for name in names:
                 self._changed(name)
         return block

@@ -195,7 +195,8 @@ class Expander(WalkState):
             self._nested -= 1
 
     def _output(self, text: str, a: int, b: int) -> Optional[str]:
-        here = self.dirs[0] if len(self.dirs) == 1 else None
+        # (in a folder a loop makes, one a round, `pwd` is another each round)
+        here = self.dirs[0] if len(self.dirs) == 1 and self.rounds is None else None
         assumed = not self.settled
         out: Optional[str] = None
         skip = False                    # the commands after `cd DIR ||` that a cd into a folder there skips

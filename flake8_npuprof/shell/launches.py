@@ -486,11 +486,18 @@ def _script(cmd, words, k, env, ranks, wrapper, start="") -> Optional[Launch]:
         why = cmd.lost or "a `cd` to a value not known statically, or inside a branch"
         return _unknown(cmd, env, ranks, wrapper, f"{where} the directory the launcher runs it in is not known here "
                         f"({why})", None, word.text, not os.path.isabs(word.text))
-    path = Walk.find(word.text, cmd.cwd)
+    if cmd.rounds is not None:
+        # a folder the run makes, one a round (not in the tree): a path through it is read as written, `../train.py`
+        # from ./d0 (made by mkdir: no link)
+        path = os.path.normpath(os.path.join(cmd.cwd[0], word.text))
+        path = path if isfile(path) else None
+    else:
+        path = Walk.find(word.text, cmd.cwd)
     if path is None:
         return _unknown(cmd, env, ranks, wrapper, f"cannot find {word.text} (looked in {', '.join(cmd.cwd)}"
                         f"{_further_up(word.text, cmd, start)})", None, word.text, True)
-    here = next(d for d in cmd.cwd if os.path.isfile(os.path.join(d, word.text)))
+    here = cmd.cwd[0] if cmd.rounds is not None else \
+        next(d for d in cmd.cwd if os.path.isfile(os.path.join(d, word.text)))
     return Launch(cmd._replace(env=env, cwd=(here,)), path, tuple(words[k + 1:]), wrapper, ranks)
 
 

@@ -33,7 +33,7 @@ class _Block:
     """An open compound of the walk: if/case/loop/function, `{ group; }` or `( subshell )`."""
 
     __slots__ = ("kind", "ranks", "first", "end", "saved", "exit", "broken", "state", "bounds", "dirs", "anchor", "at",
-                 "held")
+                 "held", "name", "values", "known", "made")
 
     def __init__(self, kind: str, ranks: int, first: int, saved: Optional[tuple] = None, state: str = ""):
         self.kind, self.ranks, self.first, self.end, self.saved = kind, ranks, first, first, saved
@@ -50,6 +50,13 @@ class _Block:
         self.dirs: Tuple[str, ...] = ()
         self.anchor = -1
         self.at: Tuple[str, int] = ("", 0)
+        # a counted `for` loop whose variable's value in each round is known (Walk._round_values): the variable and
+        # those values, the variables its body sets from them (name -> (the Setting made, its value in each round)),
+        # and the folders its body makes in every round, each as its paths round by round (the body is read once)
+        self.name = ""
+        self.values: Tuple[str, ...] = ()
+        self.known: Dict[str, Tuple[Optional["Setting"], Tuple[str, ...]]] = {}
+        self.made: Set[Tuple[str, ...]] = set()
 
 
 class Setting(NamedTuple):
@@ -64,6 +71,16 @@ class Setting(NamedTuple):
 
     def where(self, root: str) -> str:
         return f"{rel_path(self.path, root)}:{self.line}"
+
+
+class Rounds(NamedTuple):
+    """Where a command of a counted loop's body runs when that is a folder the round made (`mkdir ./d$i; cd ./d$i`):
+    another one each round. The command's cwd is the first round's."""
+    path: str                   # the loop's file and line
+    line: int
+    name: str                   # its variable, and its value in each round
+    values: Tuple[str, ...]
+    dirs: Tuple[str, ...]       # the folder the command runs in, round by round
 
 
 class Command(NamedTuple):
@@ -87,6 +104,7 @@ class Command(NamedTuple):
     frames: Tuple[Tuple[int, bool], ...] = ()
     lost: str = ""              # cwd not known: the `cd` that lost it and which part of it is not known
     under: Optional["Command"] = None   # the msprof command whose application (a shell script) runs this one
+    rounds: Optional[Rounds] = None     # cwd is the first round's of folders a loop makes, one a round
 
 
 class EnvView(Mapping):
@@ -162,6 +180,7 @@ class WalkState:
     _returned: bool
     _loop: Optional[str]
     _background: bool
+    rounds: Optional[Rounds]
 
     if TYPE_CHECKING:
         @property

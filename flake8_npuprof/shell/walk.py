@@ -21,16 +21,21 @@ from ..values.launch_args import Word
 from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
 from .control import Compounds
 from .expand import Expander
-from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_count, named_loop_count, set_unfollowed,
-                    without_redirections)
+from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, named_loop_count,
+                    set_unfollowed, without_redirections)
 from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_COMMANDS, MAX_SOURCED, MAX_WORDS,
-                    Command, EnvView, Setting, _Block, within)
+                    Command, EnvView, Rounds, Setting, _Block, within)
+from .words import integer_value
 
 
 _new_tuple = tuple.__new__          # a Word or Run without the namedtuple's __new__ (a Python frame each)
 # the variable a `for` loop sets: `for i in ...`, `for ((i=0; ...))`
 _FOR_VAR = re.compile(r"for\s+([A-Za-z_]\w*)(?![\w=])|for\s*\(\(\s*([A-Za-z_]\w*)\s*=")
 _TESTS = ("if", "[", "[[", "test")     # the commands `$?` is known in (right after a command run with `&`)
+MAX_ROUNDS = 1024       # rounds of a counted loop whose values the walk keeps (Walk._round_values)
+# what a command after `cd DIR ||` may be for the walk to skip it where the cd certainly succeeds (a compound is not)
+_COMPOUND = frozenset({"for", "while", "until", "if", "case", "select", "{", "}", "function", "then", "do", "done",
+                       "fi", "else", "elif", "esac", "!"})
 # the places of the fields of a Command that a child script's run sets in each of its commands (_run_child)
 _RANKS, _CONDITIONAL, _BACKGROUND, _VIA, _FRAMES = (Command._fields.index(f) for f in
                                                     ("ranks", "conditional", "background", "via", "frames"))
@@ -109,6 +114,19 @@ class Walk(Expander, Compounds):
         self.ignored: list = []         # ... and those given that it does not test and that change no launch (idem)
         self.parsed: List[Tuple[str, str, int]] = []  # (option pattern, file, offset) an argument matched
         self.given: Optional[str] = None    # the launcher's text when it was given, not read (run(text))
+        # in a counted loop's body after `mkdir ./d$i; cd ./d$i`: the folder the shell is in, round by round (dirs holds
+        # the first round's); None elsewhere
+        self.rounds: Optional[Rounds] = None
+        self._round_block: Optional[_Block] = None   # the counted loop the command being walked is directly in
+        self._cd_sure = False           # the command just walked was a `cd` into a folder its round made
+        # ... a `mkdir`/`cp`/`rm` of such a body: its seq -> each word's text round by round (None: the same in all, ():
+        # not known in one)
+        self.round_words: Dict[int, Tuple[Optional[Tuple[str, ...]], ...]] = {}
+        # the folders an unconditional `mkdir` of known words made (a round's `mkdir ./work/d$i` needs ./work)
+        self.made_dirs: set = set()
+        # ... a variable such a body sets from its loop's variable: (file, offset of the name) -> (the loop's file and
+        # line, its value round by round)
+        self.round_values: Dict[Tuple[str, int], Tuple[Tuple[str, int], Tuple[str, ...]]] = {}
 
     def launcher_text(self) -> str:
         """The launcher's whole text: the one given to run(), else the file's as the walk read it ("" when it cannot
@@ -135,8 +153,8 @@ class Walk(Expander, Compounds):
         """The current directory, for `$(pwd)` / `$PWD`: the given one (--cwd) or where the launcher's own `cd`s put
         it; before any `cd`, the launcher's own directory, where it is meant to be started (a value built from it
         is marked assumed, so a `cd` to it keeps the launch's note that the directory was taken as the launcher's)."""
-        if len(self.dirs) != 1:
-            return None
+        if len(self.dirs) != 1 or self.rounds is not None:
+            return None             # (in a folder a loop makes, it is another one each round)
         if not self.settled:
             self._assumed = True
         return self.dirs[0]
@@ -208,6 +226,7 @@ class Walk(Expander, Compounds):
         chained, after = False, "\n"
         closed: Optional[_Block] = None             # the last `( ... )` or `{ ... }` closed: what follows applies
         pending: Optional[Tuple[_Block, str]] = None    # one that an exit ended, and the operator after it
+        sure = False            # the command before is a `cd` that certainly succeeds: a command after `||` is skipped
         lexed = _lexed(text, start, stop)
         for k, (words, op, at) in enumerate(lexed):
             if at < resume:
@@ -219,6 +238,7 @@ class Walk(Expander, Compounds):
             # `cmd &` then `if [ $? -ne 0 ]`: bash gives a command it puts in the background the status 0 (a test
             # only: after an `else` or `do` the command before is not the one that ran last)
             self._background = after == "&" and bool(words) and text[words[0][0]:words[0][1]] in _TESTS
+            skipped, sure = sure and after == "||", False
             after = op
             if pending is not None:
                 block, by = pending
@@ -262,6 +282,9 @@ class Walk(Expander, Compounds):
                                                f"after {MAX_WORDS:,} words of commands"))
                 return
             head = text[words[0][0]:words[0][1]]
+            if skipped and head not in _COMPOUND and op in ("\n", ";", "||"):
+                sure = op == "||"       # `cd ./d$i || exit` into the folder its round made: the exit does not run
+                continue
             skipping, plain = (_skipping(blocks), _plain(blocks)) if blocks else (False, True)
             if not skipping and plain and head in ("for", "while", "case"):
                 end = self._evaluated(text, src, path, depth, inside or chained, words, op, at)
@@ -301,6 +324,11 @@ class Walk(Expander, Compounds):
                     if block.ranks and any(set_unfollowed(text, n) for n in names):
                         block.ranks = 0     # set where the walk does not follow values: its value here may be wrong
                     block.bounds = {n: self.vars.get(n) or self.exported.get(n) for n in names}
+                if loop_var and not skipping and 0 < block.ranks <= MAX_ROUNDS:
+                    block.name = name
+                    block.values = self._round_values(text, words, at, literal or named, (name, *block.bounds),
+                                                      block.ranks)
+                    block.known = {name: (self.vars.get(name), block.values)} if block.values else {}
                 self._loop_began(block, path, line)
                 blocks.append(block)
                 continue
@@ -311,8 +339,18 @@ class Walk(Expander, Compounds):
                     # the body sets a bound, which bash reads again at every round: how often it ran is not known
                     for i in range(loop.first, len(self.commands)):
                         self.commands[i] = self.commands[i]._replace(ranks=0)
+                left = None             # the folder of its last round the loop leaves the shell in
+                if loop is not None and self.rounds is not None and (self.rounds.path, self.rounds.line) == loop.at:
+                    left, self.rounds = self.rounds.dirs[-1], None
                 if loop is not None and loop.kind in _LOOPS and self.dirs != loop.dirs:
                     self._moved_in_loop(loop)
+                    if left is not None and loop.anchor >= 0:
+                        # `cd ${cur}/device$i` with no way back: the folder the last round made (bash 5.2), which is
+                        # not in the tree to look in (nor, where the loop may end early, known)
+                        self.dirs = ()
+                        self.lost = f"the loop at {rel_path(loop.at[0], self.root)}:{loop.at[1]} leaves the shell " \
+                            f"in the folder its last round makes ({rel_path(left, self.root)})" + \
+                            (", and it may end early" if loop.broken else "")
                 continue
             elif head == "}":
                 group = self._close(blocks, "group", restore=op in ("&", "|"))
@@ -401,8 +439,11 @@ class Walk(Expander, Compounds):
                     ranks = 0
                     break
                 ranks = ranks * b.ranks if b.ranks > 0 and ranks > 0 else 0
-            self._anchored = False
+            self._anchored = self._cd_sure = False
+            # the counted loop whose rounds' values the command may use: the innermost block, the command certain in it
+            self._round_block = blocks[-1] if blocks and blocks[-1].values and not conditional else None
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
+            sure = self._cd_sure and op == "||"
             if self._anchored:
                 # the loops this `cd` to a known absolute directory is in: their later commands run there in every
                 # round (not those outside a subshell or group, which may keep its own directory)
@@ -445,6 +486,7 @@ class Walk(Expander, Compounds):
         # leading assignments: inline environment for this command (or shell variables without a command), made
         # left to right: `OUT=/p OPTS="$OUT/x" cmd` reads the new OUT
         shadowed: Dict[str, Optional[Setting]] = {}
+        valued: Dict[str, Tuple[int, int]] = {}     # where each assignment's value is written
         while k < len(spans):
             a, b = spans[k]
             m = _ASSIGN.match(text, a, b) if text.find("=", a, b) > a else None     # (most commands: no `=`)
@@ -457,6 +499,7 @@ class Walk(Expander, Compounds):
             s = Setting(self._appended(name, value.text) if m.group(2) else value.text, path, line, a, "inline",
                         () if m.group(2) else tuple(value.runs), self._assumed)
             inline[name] = s
+            valued[name] = (m.end(), b)
             shadowed.setdefault(name, self.vars.get(name))
             self.vars[name] = s
             k += 1
@@ -498,11 +541,18 @@ class Walk(Expander, Compounds):
                 self.vars[name] = Setting(s.value, s.path, s.line, s.start, "plain", s.runs, s.assumed)
                 if exported:
                     self.exported[name] = s._replace(how="set -a" if self.all_export else "export")
+                if self._round_block is not None and not conditional:
+                    self._round_set(name, text, *valued[name])
                 self._changed(name)
             return False
         if words[0].text == "eval":
             words = _evaluated(words, self._eval_value(text, spans[k + 1:]))
         head = words[0].text
+        if self._round_block is not None and head in ("mkdir", "cp", "rm") and len(words) == len(spans) - k:
+            self._round_files(text, words, head)
+        elif head == "mkdir" and not conditional and len(self.dirs) == 1:
+            self.made_dirs.update(os.path.normpath(os.path.join(self.dirs[0], w.text)) for w in words[1:]
+                                  if w.known and not w.text.startswith("-"))
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
             self._export(text, src, path, spans[k + 1:], head, conditional)
             return False
@@ -541,6 +591,20 @@ class Walk(Expander, Compounds):
             return False
         if head in ("cd", "pushd", "popd"):
             target = words[1] if len(words) > 1 and head != "popd" else None
+            made = self._round_folder(text, target) if self._round_block is not None and target is not None and \
+                not target.known and head == "cd" and len(words) == 2 else None
+            if made is not None:
+                folders, absolute = made
+                # a folder this round made (`mkdir ./d$i; cd ./d$i`): another each round, the first one's in dirs
+                block = self._round_block
+                assert block is not None    # (_round_folder's answer)
+                self.dirs, self.lost, self._cd_sure = (folders[0],), "", True
+                self.rounds = Rounds(block.at[0], block.at[1], block.name, block.values, folders)
+                # an absolute one is where each round goes whatever folder it began in (the loop's later commands)
+                self._anchored = absolute
+                return False
+            moved_from = self.rounds
+            self.rounds = None
             if not conditional and target is not None and target.known and os.path.isabs(target.text):
                 self.dirs = (os.path.normpath(target.text),)
                 self.lost = ""
@@ -554,10 +618,21 @@ class Walk(Expander, Compounds):
             else:
                 moved = os.path.expanduser(target.text)
                 self.dirs = tuple(dict.fromkeys(os.path.normpath(os.path.join(d, moved)) for d in self.dirs))
+                if moved_from is not None:
+                    # `cd ..` out of a round's folder: the same folder again in every round (or still one a round)
+                    dirs = tuple(os.path.normpath(os.path.join(d, moved)) for d in moved_from.dirs)
+                    self.rounds = moved_from._replace(dirs=dirs) if len(set(dirs)) > 1 else None
+            if self._round_block is not None and not conditional and len(self.dirs) == 1 and self.rounds is None:
+                from ..source.observed import note      # recorded: a cached check depends on what is found here
+                # `cd ${cur} || exit` in a counted loop's body to a folder of the tree: the cd succeeds, the exit does
+                # not run (bash 5.2), and how often the loop runs stays known
+                self._cd_sure = note(self.dirs[0])[0] == "dir"
             return False
         if head in ("source", ".") and len(words) > 1:
             target = words[1]
-            full = self.find(target.text, self.dirs or (self.root,)) if target.known else None
+            # (in a folder a loop makes, one a round, what it sources is looked for in the launcher's, as before)
+            full = self.find(target.text, (self.dirs if self.rounds is None else ()) or (self.root,)) \
+                if target.known else None
             line = src.position(spans[0][0])[0]
             why = ""
             if full is not None and self.inside is not None and not within(full, self.inside):
@@ -603,7 +678,8 @@ class Walk(Expander, Compounds):
         errexit = self.errexit and op not in ("&&", "||") and (op != "|" or self.pipefail)
         self.commands.append(Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline),
                                      self.dirs, ranks, conditional, op == "&", errexit, op == "&&", self.settled,
-                                     seq=len(self.commands), lost="" if self.dirs else self.lost, under=self._under))
+                                     seq=len(self.commands), lost="" if self.dirs else self.lost, under=self._under,
+                                     rounds=self.rounds))
         return replaced
 
     def _eval_value(self, text: str, spans) -> Optional[str]:
@@ -631,7 +707,8 @@ class Walk(Expander, Compounds):
         from .msprof_run import msprof_application
         errexit = self.errexit and op not in ("&&", "||") and (op != "|" or self.pipefail)
         me = Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline), self.dirs, ranks,
-                     conditional, op == "&", errexit, op == "&&", self.settled, lost="" if self.dirs else self.lost)
+                     conditional, op == "&", errexit, op == "&&", self.settled, lost="" if self.dirs else self.lost,
+                     rounds=self.rounds)
         found = msprof_application(me)
         if found is None or not found[1]:
             return False
@@ -661,15 +738,21 @@ class Walk(Expander, Compounds):
         not come back. Its commands are this command's: started as often, under the same conditions, in the
         background if it is. False when it cannot be walked (not found, outside the project under
         --no-outside, unreadable, or already running: `bash $0` per device): unknown then."""
-        full = self.find(word.text, self.dirs or (self.root,)) if word.known else None
+        full = self.find(word.text, (self.dirs if self.rounds is None else ()) or (self.root,)) if word.known else None
         if full is None or (self.inside is not None and not within(full, self.inside)) or \
                 full in self._chain or full == self.launcher:
             return False
         background = op == "&"
-        if len(self.dirs) == 1 and self.dirs[0] != os.path.dirname(full):
+        if len(self.dirs) == 1 and self.dirs[0] != os.path.dirname(full) and self.rounds is None:
             self.children_elsewhere.append((full, None if child_args is None else tuple(child_args), self.dirs[0]))
         saved = (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
-                 self.pipefail, self.args, self.functions)
+                 self.pipefail, self.args, self.functions, self.rounds)
+        lost, rounds = self.lost, self.rounds
+        if rounds is not None:
+            # a child started in a folder a loop makes, one a round: its folder is not followed into it (as before)
+            self.dirs, self.rounds = (), None
+            self.lost = f"it runs in a folder the loop at {rel_path(rounds.path, self.root)}:{rounds.line} makes, " \
+                "another each round, which the walk does not follow into a child script"
         parent_errexit = self.errexit
         # (in the order they are set, not a set's: the log's order is the order of the child's environment)
         names = dict.fromkeys([*self.vars, *self.exported, *given])
@@ -705,7 +788,9 @@ class Walk(Expander, Compounds):
             self._chain = outer_chain
             names.update(dict.fromkeys([*self.vars, *self.exported]))
             (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
-             self.pipefail, self.args, self.functions) = saved
+             self.pipefail, self.args, self.functions, self.rounds) = saved
+            if self.rounds is not None:
+                self.lost = lost
             for name in names:
                 self._changed(name)
         if why:
@@ -729,6 +814,129 @@ class Walk(Expander, Compounds):
             self.commands[-1] = last._replace(chained=op == "&&" if op in ("&&", "||") else last.chained,
                                               errexit=last.errexit or frame[1])
         return True
+
+    def _round_values(self, text: str, words, at: int, counted, names: Tuple[str, ...], rounds: int) -> Tuple[str, ...]:
+        """The variable's value (names[0]'s) in each round of a `for` loop whose rounds are counted: `for ((i=0; i<8;
+        i++))` (its start a known integer), `for i in $(seq 0 7)`, `{0..7}`, `0 1 2`; () where not known, or where its
+        body may set the variable or what its bounds read (names[1:]): each round then starts from what the body left,
+        and rounds are not alike."""
+        found = _loop_body(text, at)
+        if found is None:
+            return ()
+        body = text[found[0]:found[1]]
+        name = names[0]
+        if "unset" in body or re.search(rf"\bfor\s*(?:\(\(\s*)?{name}\b", body) or any(
+                set_unfollowed(body, n) or re.search(rf"(?<![\w$-]){n}\+?=", body) for n in names):
+            return ()
+        values: List[str] = []
+        if counted is not None:
+            lo = integer_value(counted.group(2)) if counted.re is _FOR_C else \
+                integer_value(self._arithmetic(text, counted.start(2), counted.end(2)) or "?")
+            values = [str(lo + r) for r in range(rounds)] if lo is not None else []
+        else:
+            items = [text[a:b] for a, b in words[3:] if text[a:b] not in (";", "do")]
+            bounds = re.fullmatch(r"\$\(\s*seq\s+(?:(\d+)\s+)?(\d+)\s*\)|`seq\s+(?:(\d+)\s+)?(\d+)`|\{(\d+)\.\.\d+\}",
+                                  items[0]) if len(items) == 1 else None
+            if bounds:
+                lo = int(bounds.group(1) or bounds.group(3) or bounds.group(5) or 1)
+                values = [str(lo + r) for r in range(rounds)]
+            elif items and all(re.fullmatch(r"[\w.-]+", w) for w in items):
+                values = items
+        return tuple(values) if len(values) == rounds else ()
+
+    def _per_round(self, text: str, a: int, b: int) -> Optional[Tuple[str, ...]]:
+        """The word text[a:b] round by round of the counted loop the command is in, with the values its variable and
+        what its body set from it have in each (None: one round's not known, or split into several words)."""
+        block = self._round_block
+        if block is None:
+            return None
+        names = [(n, vals) for n, (s, vals) in block.known.items() if self.vars.get(n) is s]
+        saved = {n: self.vars.get(n) for n, _ in names}
+        assumed, out = self._assumed, []
+        try:
+            for r in range(len(block.values)):
+                for n, vals in names:
+                    self.vars[n] = Setting(vals[r], "", 0, 0, "plain")
+                value = self.expand(text, a, b).text
+                if HOLE in value or any(c in value for c in " \t\n"):
+                    return None
+                out.append(value)
+        finally:
+            for n, s in saved.items():
+                if s is None:
+                    self.vars.pop(n, None)
+                else:
+                    self.vars[n] = s
+            self._assumed = assumed
+        return tuple(out)
+
+    def _round_set(self, name: str, text: str, a: int, b: int) -> None:
+        """A variable a counted loop's body sets (`export DEVICE_ID=$i`): its value round by round, where the walk's
+        one value of it is not known."""
+        block = self._round_block
+        s = self.vars[name]
+        assert block is not None    # (the caller's test)
+        vals = self._per_round(text, a, b) if HOLE in s.value else None
+        if vals is not None:
+            block.known[name] = (s, vals)
+            self.round_values[(s.path, s.start)] = (block.at, vals)
+
+    def _round_bases(self) -> Optional[Tuple[str, ...]]:
+        """Where the shell is in each round of the counted loop being walked (None: not known)."""
+        block = self._round_block
+        if block is None or self.rounds is not None and (self.rounds.path, self.rounds.line) != block.at:
+            return None             # (in the folders of an outer loop's rounds: not followed)
+        if self.rounds is not None:
+            return self.rounds.dirs
+        return (self.dirs[0],) * len(block.values) if len(self.dirs) == 1 else None
+
+    def _round_files(self, text: str, words: List[Word], head: str) -> None:
+        """`mkdir ./d$i`, `rm -rf ./d$i`, `cp ../*.py ./d$i` in a counted loop's body: each word round by round (what
+        emulate's copied.py reads of a `cp`), and the folders each round has made (`rm` of one takes it back)."""
+        block = self._round_block
+        bases = self._round_bases()
+        assert block is not None    # (the caller's test)
+        texts = [self._per_round(text, w.start, w.end) or () if HOLE in w.text else None for w in words]
+        if any(texts):
+            self.round_words[len(self.commands)] = tuple(texts)
+        if any(t == () for t in texts):
+            if head == "rm":
+                block.made.clear()      # it may remove any of them
+            return
+        if bases is None or head == "cp":
+            return
+        operands = [(w, t) for w, t in zip(words[1:], texts[1:]) if not w.text.startswith("-")]
+        kept = {id(w) for w in without_redirections(words)}
+        parents = any(w.text.startswith("-") and ("p" in w.text[1:] if w.text[1:2] != "-" else w.text == "--parents")
+                      for w in words[1:])
+        for w, t in operands:
+            if id(w) not in kept:
+                continue
+            folders = tuple(os.path.normpath(os.path.join(base, t[r] if t else w.text)) for r, base in enumerate(bases))
+            if head == "mkdir" and (parents or all(self._there(os.path.dirname(f), block, r)
+                                                   for r, f in enumerate(folders))):
+                block.made.add(folders)
+            else:
+                block.made = {m for m in block.made
+                              if not all(x == f or x.startswith(f.rstrip("/") + "/") for x, f in zip(m, folders))}
+
+    def _there(self, folder: str, block: _Block, r: int) -> bool:
+        """Whether a folder is there in round r for a `mkdir` without -p to make one in it: in the tree, made by an
+        unconditional `mkdir` before, or by the round (bash 5.2: `mkdir ./work/d0` without ./work fails, and so does
+        the `cd` into it)."""
+        from ..source.observed import note      # recorded: a cached check depends on what is found here
+        return folder in self.made_dirs or any(m[r] == folder for m in block.made) or note(folder)[0] == "dir"
+
+    def _round_folder(self, text: str, target: Word) -> Optional[Tuple[Tuple[str, ...], bool]]:
+        """The folder `cd` goes to round by round, where each round's is one it made (`mkdir ./d$i` before it), and
+        whether it is named by an absolute path."""
+        block = self._round_block
+        bases = self._round_bases()
+        texts = self._per_round(text, target.start, target.end)
+        if block is None or bases is None or texts is None:
+            return None
+        folders = tuple(os.path.normpath(os.path.join(base, t)) for base, t in zip(bases, texts))
+        return (folders, os.path.isabs(texts[0])) if folders in block.made else None
 
     def _list_rounds(self, text: str, words) -> int:
         """The rounds of `for x in ${device_group}` (device_group="0 1 2 3 4 5 6 7", 71 zoo launchers): its words
@@ -778,7 +986,7 @@ class Walk(Expander, Compounds):
         for i in range(loop.first, loop.anchor if loop.anchor >= 0 else loop.end):
             c = self.commands[i]
             if c.cwd:
-                self.commands[i] = c._replace(cwd=(), lost=why)
+                self.commands[i] = c._replace(cwd=(), lost=why, rounds=None)
         if loop.anchor < 0:
             self.dirs, self.lost = (), why
 
@@ -863,6 +1071,8 @@ class Walk(Expander, Compounds):
                 self.vars[name] = s
                 if kept:
                     self.exported[name] = s
+                if self._round_block is not None and not conditional and not m.group(2):
+                    self._round_set(name, text, m.end(), b)
                 self._changed(name)
             elif exporting and _NAME.fullmatch(text[a:b]):
                 name = text[a:b]

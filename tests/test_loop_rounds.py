@@ -1,0 +1,216 @@
+"""A counted loop that makes a folder per rank and starts the script from it (about a third of mindspore-ai/models'
+distributed launchers, YOLOv5's scripts/run_distribute_train.sh among them): `for((i=0; i<${DEVICE_NUM}; i++))`,
+`mkdir ./train_parallel$i`, `cp ../*.py ./train_parallel$i`, `cd ./train_parallel$i || exit`, `python train.py &`,
+`cd ..`. emulate said "cannot find train.py: the directory the launcher runs it in is not known here (`cd
+./train_parallel$i` ...: $i not known here ...)" and "started an unknown number of times" (the `|| exit`).
+
+What bash does was checked by running small launchers of these shapes with bash 5.2 and a train.py that prints its
+folder, DEVICE_ID, RANK_ID and __file__: each round makes its folder, copies ../*.py there and starts the copy there
+(train_parallel0 with DEVICE_ID=0 ... train_parallel3 with DEVICE_ID=3), and the loop ends where it began."""
+
+import pytest
+
+from flake8_npuprof.emulate.script import emulate_path
+from flake8_npuprof.knowledge.targets import Target
+from flake8_npuprof.shell.launches import steps
+from flake8_npuprof.shell.walk import Walk
+
+T = Target.parse("8.0", "910B")
+TRAIN = 'import mindspore as ms\n\nprofiler = ms.Profiler(output_path="./prof")\nprofiler.analyse()\n'
+LAUNCHER = """#!/bin/bash
+export DEVICE_NUM=8
+export RANK_SIZE=8
+for((i=0; i<${DEVICE_NUM}; i++))
+do
+    export DEVICE_ID=$i
+    export RANK_ID=$i
+    rm -rf ./train_parallel$i
+    mkdir ./train_parallel$i
+    cp ../*.py ./train_parallel$i
+    cp -r ../src ./train_parallel$i
+    cd ./train_parallel$i || exit
+    python train.py --device_id=$i > log.txt 2>&1 &
+    cd ..
+done
+"""
+ROUNDS = ("  runs in train_parallel0, train_parallel1, ... train_parallel7: the folder each round of the loop at "
+          "run_distribute_train.sh:4 makes ($i = 0, 1, ... 7), where the round's relative paths are (an output folder "
+          "among them); emulated in the first one")
+
+
+def _project(tmp_path, launcher=LAUNCHER):
+    (tmp_path / "scripts").mkdir(parents=True)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "scripts" / "run_distribute_train.sh").write_text(launcher)
+    return tmp_path / "scripts" / "run_distribute_train.sh"
+
+
+def _emulate(path):
+    return emulate_path(str(path), T, use_env=False, environ={}, launcher_args=[])
+
+
+def test_each_round_starts_the_copy_of_the_script_in_the_folder_it_made(tmp_path):
+    report = _emulate(_project(tmp_path))
+    launch = report["launch"]
+    assert launch["lines"] == [
+        "launch: run_distribute_train.sh:13 python train.py '--device_id=<unknown>'",
+        "  the launcher copies train.py into train_parallel0 from ../train.py (`cp ../*.py ./train_parallel$i`, "
+        "run_distribute_train.sh:10): emulated from that file",
+        ROUNDS,
+        "  (those folders are relative to the launcher's own directory, where it is meant to be started: give --cwd "
+        "for another)",
+        "  DEVICE_ID=0, 1, ... 7, one a round (export at run_distribute_train.sh:6)",
+        "  RANK_ID=0, 1, ... 7, one a round (export at run_distribute_train.sh:7)",
+        "  started 8 times (one per rank)",
+        "  in the background (&): the launcher goes on without waiting for it"]
+    # (the script named from the project's folder, as emulate names the launcher: the file the copy is made from)
+    assert (launch["script"], launch["ranks"], launch["unknown"]) == ("train.py", 8, None)
+    assert launch["rounds"] == {
+        "loop": "run_distribute_train.sh:4", "variable": "i", "values": [str(i) for i in range(8)],
+        "folders": [f"train_parallel{i}" for i in range(8)],
+        "environment": {"DEVICE_ID": [str(i) for i in range(8)], "RANK_ID": [str(i) for i in range(8)]}}
+    assert report["cwd"] == str(tmp_path / "scripts" / "train_parallel0")
+    assert report["usable"] is True
+
+
+@pytest.mark.parametrize("loop, first", [("for((i=0;i<4;i++))", "0"), ("for i in $(seq 0 3)", "0"),
+                                         ("for i in {2..5}", "2"), ("for i in 0 1 2 3", "0"),
+                                         ("for ((i = 1; i <= 4; i++))", "1"), ("for i in `seq 4`", "1")])
+def test_the_walk_reads_the_first_round_of_a_counted_loop(tmp_path, loop, first):
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(f"{loop}\ndo\n    mkdir -p ./d$i\n    cd ./d$i || exit\n"
+                                     "    python ../train.py &\n    cd ../\ndone\npython3 train.py --after\n")
+    w = Walk(str(tmp_path / "run.sh")).run()
+    inside, after = steps(w)
+    assert (inside.script, inside.command.cwd, inside.ranks) == (str(tmp_path / "train.py"),
+                                                                 (str(tmp_path / f"d{first}"),), 4)
+    assert inside.command.rounds.dirs == tuple(str(tmp_path / f"d{int(first) + r}") for r in range(4))
+    assert (inside.command.rounds.line, inside.command.rounds.name) == (1, "i")
+    # the loop ends where it began: what follows runs there, in no round
+    assert (after.command.cwd, after.command.rounds, w.dirs) == ((str(tmp_path),), None, (str(tmp_path),))
+
+
+def test_a_folder_named_from_a_variable_the_round_sets_and_an_absolute_one(tmp_path):
+    # bash 5.2: `export DEVICE_ID=$((i+4)); mkdir ${cur}/dev${DEVICE_ID}; cd ${cur}/dev${DEVICE_ID} || exit; ...;
+    # cd ${cur} || exit` runs in dev4 ... dev7 and comes back each round (the `|| exit`s do not run)
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text("cur=$(pwd)\nfor((i=0;i<4;i++))\ndo\n    export DEVICE_ID=$((i+4))\n"
+                                     "    mkdir ${cur}/dev${DEVICE_ID}\n    cd ${cur}/dev${DEVICE_ID} || exit\n"
+                                     "    python ../train.py &\n    cd ${cur} || exit\ndone\n")
+    (launch,) = steps(Walk(str(tmp_path / "run.sh"), str(tmp_path)).run())
+    assert (launch.script, launch.command.cwd, launch.ranks) == (str(tmp_path / "train.py"),
+                                                                 (str(tmp_path / "dev4"),), 4)
+    assert launch.command.rounds.dirs == tuple(str(tmp_path / f"dev{d}") for d in range(4, 8))
+
+
+MOVED = ("the loop at run.sh:1 changes the directory, and the walk reads its body once: each round starts where the "
+         "one before left it")
+NOT_KNOWN = ("`cd ./d$i` at run.sh:{}: $i not known here (the variable of the `for` loop at run.sh:1: each round's "
+             "value, the last one after it)")
+
+
+@pytest.mark.parametrize("body, lost", [
+    # no way back: round 2 makes ./d1 inside d0 (bash 5.2: d0/d1/d2/d3, each train.py missing but the first's)
+    ("mkdir ./d$i\ncp ../*.py ./d$i\ncd ./d$i\npython3 train.py &\n", MOVED),
+    # the body sets what the loop tests: the rounds are not alike
+    ("mkdir ./d$i\ncd ./d$i\npython3 train.py &\ni=$((i+1))\ncd ..\n", NOT_KNOWN.format(3)),
+    # the folder made is removed before the cd (bash: `cd: ./d0: No such file or directory`)
+    ("mkdir ./d$i\nrm -rf ./d$i\ncd ./d$i\npython3 train.py &\ncd ..\n", NOT_KNOWN.format(4)),
+    # no folder made by the round: whether ./d$i is there is not known
+    ("cd ./d$i\npython3 train.py &\ncd ..\n", NOT_KNOWN.format(2)),
+    # made in a branch
+    ("if [ -n \"$X\" ]; then mkdir ./d$i; fi\ncd ./d$i\npython3 train.py &\ncd ..\n", NOT_KNOWN.format(3)),
+])
+def test_where_the_rounds_are_not_alike_the_folder_stays_unknown(tmp_path, body, lost):
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(f"for((i=0;i<4;i++)); do\n{body}done\n")
+    w = Walk(str(tmp_path / "run.sh")).run()
+    (cmd,) = [c for c in w.commands if c.words[0].text == "python3"]
+    assert (cmd.cwd, cmd.rounds, cmd.lost) == ((), None, lost)
+
+
+def test_a_copy_of_another_file_each_round_is_not_followed_and_the_answer_says_so(tmp_path):
+    # bash 5.2: `cp ../cfg$i.py ./d$i/train.py` starts cfg0.py's copy in d0, cfg1.py's in d1: no one script
+    launcher = _project(tmp_path, LAUNCHER.replace("cp ../*.py ./train_parallel$i",
+                                                   "cp ../cfg$i.py ./train_parallel$i/train.py"))
+    (tmp_path / "cfg0.py").write_text(TRAIN)
+    report = _emulate(launcher)
+    assert report["launch"]["unknown"] == (
+        f"cannot find train.py (looked in {tmp_path}/scripts/train_parallel0); the launcher's "
+        "`cp ../cfg$i.py ./train_parallel$i/train.py` (run_distribute_train.sh:10) may copy it there, but it copies "
+        "another file each round of the loop at run_distribute_train.sh:4: not followed")
+    assert report["launch"]["lines"][2] == ROUNDS.replace("; emulated in the first one", "")
+    assert report["usable"] is None
+
+
+def test_a_child_script_run_in_a_rounds_folder_is_looked_for_as_before(tmp_path):
+    # the walk does not follow the rounds' folders into a child script: it is looked for in the launcher's folder,
+    # and its commands' folder is not known, as before
+    (tmp_path / "child.sh").write_text("python3 train.py\n")
+    (tmp_path / "run.sh").write_text("for((i=0;i<2;i++)); do\nmkdir ./d$i\ncd ./d$i\nbash child.sh\ncd ..\ndone\n")
+    w = Walk(str(tmp_path / "run.sh")).run()
+    (cmd,) = w.commands[1:]
+    assert (cmd.path, cmd.cwd, cmd.rounds) == (str(tmp_path / "child.sh"), (), None)
+    assert cmd.lost == ("it runs in a folder the loop at run.sh:1 makes, another each round, which the walk does not "
+                        "follow into a child script")
+    assert w.children_elsewhere == []
+
+
+def test_a_round_that_goes_to_an_absolute_folder_of_its_own_needs_no_way_back(tmp_path):
+    # FaceAttribute's and DeepLabv3's launchers: `mkdir ${cur}/device$i; cd ${cur}/device$i || exit; python ... &` and
+    # no `cd` back. bash 5.2 runs round k in device$k whatever folder it began in, and leaves the shell in device3
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text("cur=$(pwd)\nfor((i=0;i<4;i++))\ndo\n    mkdir ${cur}/device$i\n"
+                                     "    cd ${cur}/device$i || exit\n    python3 ../train.py &\ndone\n"
+                                     "python3 ../train.py --after\n")
+    w = Walk(str(tmp_path / "run.sh"), str(tmp_path)).run()
+    inside, after = [c for c in w.commands if c.words[0].text == "python3"]
+    assert (inside.cwd, inside.ranks, inside.rounds.dirs) == (
+        (str(tmp_path / "device0"),), 4, tuple(str(tmp_path / f"device{d}") for d in range(4)))
+    # the folder the last round made is not in the tree to look in
+    assert (after.cwd, after.rounds, after.lost) == (
+        (), None, "the loop at run.sh:2 leaves the shell in the folder its last round makes (device3)")
+
+
+def test_a_copy_from_a_path_not_known_is_not_followed_and_the_answer_says_so(tmp_path):
+    # ResNet golden_stick's `cp ${PYTHON_PATH}/*.py ./train_parallel$i`, PYTHON_PATH from an argument
+    launcher = _project(tmp_path, LAUNCHER.replace("cp ../*.py ./train_parallel$i", "cp $1/*.py ./train_parallel$i"))
+    report = emulate_path(str(launcher), T, use_env=False, environ={}, launcher_args=None)
+    assert report["launch"]["unknown"] == (
+        f"cannot find train.py (looked in {tmp_path}/scripts/train_parallel0); the launcher's "
+        "`cp $1/*.py ./train_parallel$i` (run_distribute_train.sh:10) may copy it there, but what it copies is named "
+        "by a value not known statically: not followed")
+
+
+@pytest.mark.parametrize("body, copied", [
+    # Neighbor2Neighbor: absolute paths alone, before a cd with no way back (bash 5.2: work/device0/./train.py ...)
+    ('    mkdir -p $DIR/../work/device$i\n    cp $DIR/../train.py $DIR/../work/device$i\n'
+     '    cd $DIR/../work/device$i || exit\n    python ./train.py &\n',
+     "  the launcher copies ./train.py into ../work/device0 from ../train.py (`cp $DIR/../train.py "
+     "$DIR/../work/device$i`, run.sh:6): emulated from that file"),
+    # LSTM: the copy made from inside the round's folder (bash 5.2: scripts/device0/train.py, from the project's)
+    ('    mkdir ${DIR}/device$i\n    cd ${DIR}/device$i || exit\n    cp ../../*.py ./\n    python train.py &\n',
+     "  the launcher copies train.py into . from ../../train.py (`cp ../../*.py ./`, run.sh:7): emulated from that "
+     "file")])
+def test_a_copy_made_by_absolute_paths_or_from_inside_the_rounds_folder(tmp_path, body, copied):
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "train.py").write_text(TRAIN)
+    launcher = tmp_path / "scripts" / "run.sh"
+    launcher.write_text(f'DIR="$( cd "$( dirname "$0"  )" && pwd  )"\nfor((i=0;i<2;i++))\ndo\n'
+                        f'    export DEVICE_ID=$i RANK_ID=$i\n{body}done\n')
+    launch = _emulate(launcher)["launch"]
+    assert launch["lines"][1] == copied
+    assert (launch["unknown"], launch["ranks"], launch["rounds"]["environment"]) == (
+        None, 2, {"DEVICE_ID": ["0", "1"], "RANK_ID": ["0", "1"]})
+
+
+def test_a_folder_whose_parent_is_not_there_is_not_made_by_mkdir_without_p(tmp_path):
+    # bash 5.2: `mkdir ./work/d0` without ./work fails ("No such file or directory"), and so does `cd ./work/d0`
+    (tmp_path / "train.py").write_text("print(1)\n")
+    for mkdir, known in (("mkdir ./work/d$i", False), ("mkdir -p ./work/d$i", True),
+                         ("mkdir ./work\nfor((i=0;i<2;i++)); do mkdir ./work/d$i", True)):
+        head = "" if "\n" in mkdir else "for((i=0;i<2;i++)); do "
+        (tmp_path / "run.sh").write_text(f"{head}{mkdir}\ncd ./work/d$i\npython3 ../../train.py &\ncd ../..\ndone\n")
+        (launch,) = steps(Walk(str(tmp_path / "run.sh")).run())
+        assert bool(launch.script) == known, mkdir
