@@ -151,3 +151,18 @@ def test_another_api_elsewhere_keeps_the_answer_unknown(project, capsys):
     code, lines = _tail(capsys, str(project), "--")
     assert lines[0].endswith("; but tracing.py names another profiling API (line 2: `prof = "
                              "torch_npu.profiler.profile()`), which is not emulated here")
+
+
+def test_a_flag_the_launch_leaves_open_says_why(project, capsys):
+    # MAE's main_pretrain.py: `args = get_args_parser(); args = args.parse_args(); main(args)`, whose `args` the
+    # flags are not shown to be: the call's sentence says why its test is not decided
+    (project.parent.parent / "main.py").write_text(MAIN.replace(
+        "    main(parser.parse_args())\n", "    args = parser\n    args = args.parse_args()\n    main(args)\n"))
+    code, lines = _tail(capsys, str(project), "--")
+    why = "whether `args.cann_prof` holds in this launch is not known: line 24 calls main() with a args that is not " \
+        "parse_args()'s result"
+    assert lines[0].endswith(
+        f"; {CANN} raises AttributeError on torch_npu 6.0+ (the legacy profiler API is gone after 5.0); torch_npu 5.0 "
+        f"still has it (what it collects there is not replayed here); it runs when `main.py: args.cann_prof`, which "
+        f"this launch does not decide ({why})")
+    assert lines[1].startswith("usable data: unknown (") and code == 1

@@ -224,11 +224,12 @@ class _Code(NamedTuple):
 
 def runs_in_launch(ls, module: Module, lookup, ctx, node: ast.AST) -> Tuple[Optional[bool], Tuple[str, ...], str]:
     """(runs, the conditions left, why) of code of an imported module (a profiler call in a function the script
-    calls): True with the tests the launch's flags leave open, None with why it is not known, False with why where
+    calls): True with the tests the launch's flags leave open (why: why one of the script's is not decided, or ""),
+    None with why it is not known, False with why where
     the script names the function only in code the launch's flags make not run and nothing else of the job names it
     (the module's own code, the other modules the script imports), which _reached_from alone leaves unknown."""
     from types import SimpleNamespace
-    from ..checks.launch_setup import false_in_launch
+    from ..checks.launch_setup import false_in_launch, unsettled_in_launch
     from ..setups.reach import guard_text
     # its own `if`s, which the flags handed to its function decide where the module's values show them
     scope = ctx.sites.scope_of.at(node, ctx.sites.module)
@@ -244,15 +245,18 @@ def runs_in_launch(ls, module: Module, lookup, ctx, node: ast.AST) -> Tuple[Opti
                                "with this launch's flags")
     s = _Code(node, conditions=guard_text(tuple(open_)), reached=True)
     s = _reached_from(ls, module, lookup, ctx, s)
-    if s.reached is not None:
-        return s.reached, s.conditions, ""
     holder = scope
     while holder is not None and holder.parent is not None and holder.parent.parent is not None:
         holder = holder.parent
+    refs = _references(ls, module, lookup, holder.node.name) if holder is not None and holder.kind == "function" \
+        else []
+    if s.reached is not None:
+        # a test of the script's the launch leaves open: why (`args` not shown to be parse_args()'s result)
+        why = next((w for w in (unsettled_in_launch(ls.ctx, n) for n, _ in refs) if w), "") if s.conditions else ""
+        return s.reached, s.conditions, why
     if holder is None or holder.kind != "function" or holder is not scope:
         return None, (), s.unknown_reach
     name = holder.node.name
-    refs = _references(ls, module, lookup, name)
     falses = [false_in_launch(ls.ctx, n) for n, _ in refs]
     if not refs or not all(falses) or any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(ctx.tree)):
         return None, (), s.unknown_reach

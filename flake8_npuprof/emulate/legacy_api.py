@@ -85,8 +85,8 @@ def judge(ls, path: str, target, zoo: bool = False) -> Optional[Tuple[str, str, 
         elif conditions or not stops:
             verdicts.add("unknown")
             when = " and ".join(f"`{t}`" for t in conditions)
-            said.append(f"{at} {outcome}" + (f"; it runs when {when}, which this launch does not decide" if when
-                                             else ""))
+            said.append(f"{at} {outcome}" + (f"; it runs when {when}, which this launch does not decide" +
+                                             (f" ({why})" if why else "") if when else ""))
         elif loop is not None:
             # (a loop's passes depend on the data: MAE profiles its 101st batch, if the loader has that many)
             verdicts.add("unknown")
