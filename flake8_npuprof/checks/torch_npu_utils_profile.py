@@ -369,6 +369,12 @@ def _other(modules, sites: List[Site]) -> Optional[str]:
                  if _names_in_code(_OWN.sub(_blank, body) if path in holding else body)), None)
 
 
+def names_other_api(body: str) -> bool:
+    """Whether a module's text names a profiling API other than the model zoo's Profile where a run can reach it
+    (emulate/legacy_api.py asks it of every module a launch's script imports)."""
+    return _names_in_code(_OWN.sub(_blank, body))
+
+
 def _names_in_code(body: str) -> bool:
     """Whether the text names a profiling API or setting where a run can reach it: never in a comment or a bare
     string (a docstring, code parked in one), and in a string literal only a setting's or command's name

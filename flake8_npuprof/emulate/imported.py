@@ -133,27 +133,19 @@ def follow(w, launch, ls, target, base, environ, judge) -> Optional[Followed]:
 
 
 def _module(w, launch, ls, module: Module, lookup, target, base, environ, judge) -> Optional[Followed]:
-    from ..checks.analysis import Context, Settings
     from ..checks.launch_setup import decide
     from ..setups.inventory import Inventory
-    from ..source.text import SourceText
     from .launcher import launch_env
     from .replay import Planner, changes_directory, finish
     _verdict, _cause = judge
     if OTHER_ROUTES.search(module.src.text):
         return None
-    try:
-        tree = ast.parse(module.src.text, module.path)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    made = module_context(ls, module, lookup, target, launch.command.cwd[0])
+    if made is None:
         return None
+    ctx, project = made
+    tree = ctx.tree
     cwd = launch.command.cwd[0]
-    ctx = Context(SourceText(module.src.text), tree, module.path, Settings(target=target, cwd=cwd))
-    ctx.resolver.given = ls.given
-    project = _LaunchLookup(module.path, tree, ls.ctx.filename, ls.ctx.tree, lookup.sys_path)
-    kept: Dict[tuple, str] = {}
-    project.handed = lambda func, param: kept[(id(func), param)] if (id(func), param) in kept else \
-        kept.setdefault((id(func), param), _handed(ls, module, tree, lookup, func, param))
-    ctx.resolver.use_project(project)
     inventory = Inventory(ctx)
     if not inventory.setups:
         return None
@@ -197,6 +189,86 @@ def _module(w, launch, ls, module: Module, lookup, target, base, environ, judge)
             text = f"{head} {outcome} ({cause}); whether that holds in this launch is not known here{why}"
         return Followed("unknown", text, None, report, tuple(decided))
     return Followed(verdict, _placed(results, why, verdict), profiles, report, tuple(decided))
+
+
+def module_context(ls, module: Module, lookup, target, cwd):
+    """(checks.analysis.Context, its project lookup) of an imported module read with the launch's flags: an argparse
+    namespace handed to its functions is the script's flags where values/passed_args.py shows it (_handed); None
+    where the module does not parse."""
+    from ..checks.analysis import Context, Settings
+    from ..source.text import SourceText
+    try:
+        tree = ast.parse(module.src.text, module.path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    ctx = Context(SourceText(module.src.text), tree, module.path, Settings(target=target, cwd=cwd))
+    ctx.resolver.given = ls.given
+    project = _LaunchLookup(module.path, tree, ls.ctx.filename, ls.ctx.tree, lookup.sys_path)
+    kept: Dict[tuple, str] = {}
+    project.handed = lambda func, param: kept[(id(func), param)] if (id(func), param) in kept else \
+        kept.setdefault((id(func), param), _handed(ls, module, tree, lookup, func, param))
+    ctx.resolver.use_project(project)
+    return ctx, project
+
+
+class _Code(NamedTuple):
+    """A piece of a module's code, as _reached_from reads a setup."""
+    anchor: ast.AST
+    condition: str = ""
+    conditions: Tuple[str, ...] = ()
+    path: tuple = ()
+    reached: Optional[bool] = True
+    entry: int = 0
+    unknown_reach: str = ""
+
+
+def runs_in_launch(ls, module: Module, lookup, ctx, node: ast.AST) -> Tuple[Optional[bool], Tuple[str, ...], str]:
+    """(runs, the conditions left, why) of code of an imported module (a profiler call in a function the script
+    calls): True with the tests the launch's flags leave open (why: why one of the script's is not decided, or ""),
+    None with why it is not known, False with why where
+    the script names the function only in code the launch's flags make not run and nothing else of the job names it
+    (the module's own code, the other modules the script imports), which _reached_from alone leaves unknown."""
+    from types import SimpleNamespace
+    from ..checks.launch_setup import false_in_launch, unsettled_in_launch
+    from ..setups.reach import guard_text
+    # its own `if`s, which the flags handed to its function decide where the module's values show them
+    scope = ctx.sites.scope_of.at(node, ctx.sites.module)
+    open_ = []
+    for g in ctx.sites.guards_of.at(node, ()):
+        if isinstance(g.test, ast.Constant):
+            continue
+        truth = _truth(SimpleNamespace(ctx=ctx), g.test, scope, ctx.pos(node))
+        if truth is None:
+            open_.append(g)
+        elif truth == g.negated:
+            return False, (), (f"`{guard_text((g,))[0]}` ({os.path.basename(module.path)}:{g.test.lineno}) is false "
+                               "with this launch's flags")
+    s = _Code(node, conditions=guard_text(tuple(open_)), reached=True)
+    s = _reached_from(ls, module, lookup, ctx, s)
+    holder = scope
+    while holder is not None and holder.parent is not None and holder.parent.parent is not None:
+        holder = holder.parent
+    refs = _references(ls, module, lookup, holder.node.name) if holder is not None and holder.kind == "function" \
+        else []
+    if s.reached is not None:
+        # a test of the script's the launch leaves open: why (`args` not shown to be parse_args()'s result)
+        why = next((w for w in (unsettled_in_launch(ls.ctx, n) for n, _ in refs) if w), "") if s.conditions else ""
+        return s.reached, s.conditions, why
+    if holder is None or holder.kind != "function" or holder is not scope:
+        return None, (), s.unknown_reach
+    name = holder.node.name
+    falses = [false_in_launch(ls.ctx, n) for n, _ in refs]
+    if not refs or not all(falses) or any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(ctx.tree)):
+        return None, (), s.unknown_reach
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    stem = os.path.splitext(os.path.basename(module.path))[0]
+    for other in lookup.imported_modules():
+        if other.path != module.path and word.search(other.src.text) and _names(other.tree, name, stem) is not None:
+            return None, (), s.unknown_reach
+    script = os.path.basename(ls.ctx.filename)
+    lines = ", ".join(str(n.lineno) for n, _ in refs)
+    return False, (), (f"{script} calls {name}() only at line{'s' if len(refs) > 1 else ''} {lines}, where "
+                       f"{falses[0]}")
 
 
 def _placed(results, why: str, verdict: str) -> str:

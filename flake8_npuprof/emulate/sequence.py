@@ -549,6 +549,14 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
         return verdict, why, profiles, report, followed.decided, True
     # a setup in a module it imports that cannot be followed (imported.py): never "no" then
     name = os.path.basename(launch.script)
+    from .legacy_api import judge as legacy_judge
+    legacy = legacy_judge(ls, other, target) if other and other != launch.script else None
+    if legacy is not None:          # the legacy profiler API there, judged with the launch's flags (BEiT)
+        verdict, why, profiles = legacy
+        report = dict(report, unmodelled=why)
+        if verdict == "fails":
+            report.update(usable=False, exit=EXIT_PROBLEM)
+        return verdict, why, profiles, report, (), True
     from .mindspore_run import import_fails
     fails = import_fails(ls.ctx.tree) if other == launch.script and ls.ctx.tree is not None else None
     if fails:       # NPP364: the import of its profiler stops the job, whether it profiles or not (as emulate SCRIPT)

@@ -45,6 +45,11 @@ def judge(w, launch, ls, target, environ=None, beside=False) -> Optional[Tuple[s
     if verdict == "fails" and not imported:
         return "unknown", why, None
     if verdict == "no profiling" and other is not None and not beside:
+        # the legacy API in a module the script imports (MAE's engine_pretrain.py): judged with the launch's flags
+        from .legacy_api import judge as legacy_judge
+        legacy = legacy_judge(ls, other, target, zoo=True) if other else None
+        if legacy is not None:
+            return legacy[0], f"{why}; {legacy[1]}", legacy[2] if legacy[0] != "no profiling" else profiles
         named = os.path.relpath(other, os.path.dirname(os.path.abspath(ls.ctx.filename))).replace(os.sep, "/") \
             if os.path.isabs(other) else other
         from .launcher import named_line
