@@ -121,6 +121,11 @@ NOT_KNOWN = ("`cd ./d$i` at run.sh:{}: $i not known here (the variable of the `f
     ("cd ./d$i\npython3 train.py &\ncd ..\n", NOT_KNOWN.format(2)),
     # made in a branch
     ("if [ -n \"$X\" ]; then mkdir ./d$i; fi\ncd ./d$i\npython3 train.py &\ncd ..\n", NOT_KNOWN.format(3)),
+    # a `continue` that skips the way back (bash 5.2: round 0 stays in d0, round 1 makes d0/d1, whose cp of ../*.py
+    # finds none: only round 0's folder was right, and it started nothing)
+    ("mkdir ./d$i\ncd ./d$i || exit\n[ $i -eq 0 ] && continue\npython3 train.py &\ncd ..\n", NOT_KNOWN.format(3)),
+    # a `break`: the rounds after it do not run (bash 5.2: d0 and d1 only, not the d3 the rounds would name)
+    ("mkdir ./d$i\ncd ./d$i || exit\npython3 train.py &\ncd ..\n[ $i -eq 1 ] && break\n", NOT_KNOWN.format(3)),
 ])
 def test_where_the_rounds_are_not_alike_the_folder_stays_unknown(tmp_path, body, lost):
     (tmp_path / "train.py").write_text("print(1)\n")

@@ -818,14 +818,16 @@ class Walk(Expander, Compounds):
     def _round_values(self, text: str, words, at: int, counted, names: Tuple[str, ...], rounds: int) -> Tuple[str, ...]:
         """The variable's value (names[0]'s) in each round of a `for` loop whose rounds are counted: `for ((i=0; i<8;
         i++))` (its start a known integer), `for i in $(seq 0 7)`, `{0..7}`, `0 1 2`; () where not known, or where its
-        body may set the variable or what its bounds read (names[1:]): each round then starts from what the body left,
-        and rounds are not alike."""
+        body may set the variable or what its bounds read (names[1:]), or `continue`/`break` in it: each round then
+        starts from what the body left, or some do not run, and rounds are not alike."""
         found = _loop_body(text, at)
         if found is None:
             return ()
         body = text[found[0]:found[1]]
         name = names[0]
-        if "unset" in body or re.search(rf"\bfor\s*(?:\(\(\s*)?{name}\b", body) or any(
+        # (a `continue` may skip the body's way back, a `break` the later rounds: bash 5.2 left round 1 in d0/d1)
+        if "unset" in body or re.search(r"(?<![\w$-])(?:continue|break)\b", body) or \
+                re.search(rf"\bfor\s*(?:\(\(\s*)?{name}\b", body) or any(
                 set_unfollowed(body, n) or re.search(rf"(?<![\w$-]){n}\+?=", body) for n in names):
             return ()
         values: List[str] = []
