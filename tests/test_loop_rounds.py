@@ -135,6 +135,18 @@ def test_where_the_rounds_are_not_alike_the_folder_stays_unknown(tmp_path, body,
     assert (cmd.cwd, cmd.rounds, cmd.lost) == ((), None, lost)
 
 
+def test_a_loop_that_may_exit_early_names_no_folder_of_its_rounds(tmp_path):
+    # bash 5.2: rounds 0 and 1 start train.py in d0 and d1, then the launcher exits: d2 and d3 are never entered
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text("for((i=0;i<4;i++)); do\nmkdir ./d$i\ncd ./d$i || exit\npython3 train.py &\n"
+                                     "cd ..\nif [ $i -eq 1 ]; then exit 0; fi\ndone\n")
+    w = Walk(str(tmp_path / "run.sh")).run()
+    (cmd,) = [c for c in w.commands if c.words[0].text == "python3"]
+    assert (cmd.cwd, cmd.rounds, cmd.ranks, cmd.lost) == (
+        (), None, 0, "the loop at run.sh:1 may end early (`break`, `continue` or `exit` in it): not each folder its "
+        "rounds make is entered")
+
+
 def test_a_copy_of_another_file_each_round_is_not_followed_and_the_answer_says_so(tmp_path):
     # bash 5.2: `cp ../cfg$i.py ./d$i/train.py` starts cfg0.py's copy in d0, cfg1.py's in d1: no one script
     launcher = _project(tmp_path, LAUNCHER.replace("cp ../*.py ./train_parallel$i",
