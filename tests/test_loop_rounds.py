@@ -121,6 +121,10 @@ NOT_KNOWN = ("`cd ./d$i` at run.sh:{}: $i not known here (the variable of the `f
     ("cd ./d$i\npython3 train.py &\ncd ..\n", NOT_KNOWN.format(2)),
     # made in a branch
     ("if [ -n \"$X\" ]; then mkdir ./d$i; fi\ncd ./d$i\npython3 train.py &\ncd ..\n", NOT_KNOWN.format(3)),
+    # a removal the walk does not follow: under a condition, by a glob, mv, rmdir (bash 5.2: `cd: ./d0: No such file
+    # or directory` after each)
+    *((f"mkdir ./d$i\n{rm}\ncd ./d$i\npython3 train.py &\ncd ..\n", NOT_KNOWN.format(4))
+      for rm in ("[ $i -ge 0 ] && rm -rf ./d$i", "rm -rf ./d*", "mv ./d$i ./e$i", "rmdir ./d$i")),
     # a `continue` that skips the way back (bash 5.2: round 0 stays in d0, round 1 makes d0/d1, whose cp of ../*.py
     # finds none: only round 0's folder was right, and it started nothing)
     ("mkdir ./d$i\ncd ./d$i || exit\n[ $i -eq 0 ] && continue\npython3 train.py &\ncd ..\n", NOT_KNOWN.format(3)),
@@ -133,6 +137,17 @@ def test_where_the_rounds_are_not_alike_the_folder_stays_unknown(tmp_path, body,
     w = Walk(str(tmp_path / "run.sh")).run()
     (cmd,) = [c for c in w.commands if c.words[0].text == "python3"]
     assert (cmd.cwd, cmd.rounds, cmd.lost) == ((), None, lost)
+
+
+def test_a_function_called_in_the_round_may_remove_its_folder(tmp_path):
+    # bash 5.2: `clean ./d$i` (rm -rf $1) removes d0, and `cd ./d0` fails
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text("clean() { rm -rf $1; }\nfor((i=0;i<4;i++)); do\nmkdir ./d$i\nclean ./d$i\n"
+                                     "cd ./d$i\npython3 train.py &\ncd ..\ndone\n")
+    w = Walk(str(tmp_path / "run.sh")).run()
+    (cmd,) = [c for c in w.commands if c.words[0].text == "python3"]
+    assert (cmd.cwd, cmd.rounds) == ((), None)
+    assert cmd.lost == NOT_KNOWN.format(5).replace("run.sh:1", "run.sh:2")
 
 
 def test_a_loop_that_may_exit_early_names_no_folder_of_its_rounds(tmp_path):

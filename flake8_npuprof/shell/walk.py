@@ -118,6 +118,7 @@ class Walk(Expander, Compounds):
         # the first round's); None elsewhere
         self.rounds: Optional[Rounds] = None
         self._round_block: Optional[_Block] = None   # the counted loop the command being walked is directly in
+        self._round_open: List[_Block] = []          # the counted loops it is in, certain in them or not
         self._cd_sure = False           # the command just walked was a `cd` into a folder its round made
         # ... a `mkdir`/`cp`/`rm` of such a body: its seq -> each word's text round by round (None: the same in all, ():
         # not known in one)
@@ -442,6 +443,7 @@ class Walk(Expander, Compounds):
             self._anchored = self._cd_sure = False
             # the counted loop whose rounds' values the command may use: the innermost block, the command certain in it
             self._round_block = blocks[-1] if blocks and blocks[-1].values and not conditional else None
+            self._round_open = [b for b in blocks if b.values]
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
             sure = self._cd_sure and op == "||"
             if self._anchored:
@@ -548,8 +550,17 @@ class Walk(Expander, Compounds):
         if words[0].text == "eval":
             words = _evaluated(words, self._eval_value(text, spans[k + 1:]))
         head = words[0].text
-        if self._round_block is not None and head in ("mkdir", "cp", "rm") and len(words) == len(spans) - k:
+        if self._round_block is not None and head in ("mkdir", "cp", "rm", "rmdir", "mv") and \
+                len(words) == len(spans) - k and (head in ("mkdir", "cp") or
+                                                  not any(c in w.text for w in words[1:] for c in "*?[")):
             self._round_files(text, words, head)
+        elif self._round_open and (head in ("rm", "rmdir", "mv", "unlink", "find", "eval", "source", ".")
+                                   or head in self.functions):
+            # one that may remove a folder a round made, which the walk does not follow (under a condition, a glob, in
+            # a function: bash 5.2 `[ $i -ge 0 ] && rm -rf ./d$i`, `rm -rf ./d*`, `mv ./d$i ./e$i` then `cd ./d$i`
+            # failed)
+            for b in self._round_open:
+                b.made.clear()
         elif head == "mkdir" and not conditional and len(self.dirs) == 1:
             self.made_dirs.update(os.path.normpath(os.path.join(self.dirs[0], w.text)) for w in words[1:]
                                   if w.known and not w.text.startswith("-"))
@@ -902,7 +913,7 @@ class Walk(Expander, Compounds):
         if any(texts):
             self.round_words[len(self.commands)] = tuple(texts)
         if any(t == () for t in texts):
-            if head == "rm":
+            if head in ("rm", "rmdir", "mv"):
                 block.made.clear()      # it may remove any of them
             return
         if bases is None or head == "cp":
