@@ -139,6 +139,22 @@ def test_where_the_rounds_are_not_alike_the_folder_stays_unknown(tmp_path, body,
     assert (cmd.cwd, cmd.rounds, cmd.lost) == ((), None, lost)
 
 
+@pytest.mark.parametrize("loop, values", [
+    ("for i in {3..1}", ("3", "2", "1")),      # bash 5.2: d3, d2, d1 (it said d3 alone, started once)
+    ("for i in {00..02}", None),                # bash 5.2: d00, d01, d02 (it said d0, d1, d2)
+])
+def test_a_brace_range_counted_down_or_zero_padded(tmp_path, loop, values):
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(f"{loop}; do\nmkdir ./d$i\ncd ./d$i || exit\npython3 train.py &\ncd ..\ndone\n")
+    w = Walk(str(tmp_path / "run.sh")).run()
+    (cmd,) = [c for c in w.commands if c.words[0].text == "python3"]
+    if values is None:      # (the folder not known, the `|| exit` may run: how often is not known either)
+        assert (cmd.cwd, cmd.rounds, cmd.ranks) == ((), None, 0)
+    else:
+        assert (cmd.rounds.values, cmd.rounds.dirs, cmd.ranks) == (
+            values, tuple(str(tmp_path / f"d{v}") for v in values), 3)
+
+
 def test_a_function_called_in_the_round_may_remove_its_folder(tmp_path):
     # bash 5.2: `clean ./d$i` (rm -rf $1) removes d0, and `cd ./d0` fails
     (tmp_path / "train.py").write_text("print(1)\n")

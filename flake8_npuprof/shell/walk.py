@@ -848,11 +848,16 @@ class Walk(Expander, Compounds):
             values = [str(lo + r) for r in range(rounds)] if lo is not None else []
         else:
             items = [text[a:b] for a, b in words[3:] if text[a:b] not in (";", "do")]
-            bounds = re.fullmatch(r"\$\(\s*seq\s+(?:(\d+)\s+)?(\d+)\s*\)|`seq\s+(?:(\d+)\s+)?(\d+)`|\{(\d+)\.\.\d+\}",
-                                  items[0]) if len(items) == 1 else None
+            bounds = re.fullmatch(r"\$\(\s*seq\s+(?:(\d+)\s+)?(\d+)\s*\)|`seq\s+(?:(\d+)\s+)?(\d+)`", items[0]) \
+                if len(items) == 1 else None
+            brace = re.fullmatch(r"\{(\d+)\.\.(\d+)\}", items[0]) if len(items) == 1 else None
             if bounds:
-                lo = int(bounds.group(1) or bounds.group(3) or bounds.group(5) or 1)
+                lo = int(bounds.group(1) or bounds.group(3) or 1)
                 values = [str(lo + r) for r in range(rounds)]
+            elif brace and not any(len(x) > 1 and x[0] == "0" for x in brace.groups()):
+                # (bash 5.2: {3..1} is 3 2 1; {00..02} is 00 01 02, not followed)
+                lo, hi = int(brace.group(1)), int(brace.group(2))
+                values = [str(v) for v in (range(lo, hi + 1) if lo <= hi else range(lo, hi - 1, -1))]
             elif items and all(re.fullmatch(r"[\w.-]+", w) for w in items):
                 values = items
         return tuple(values) if len(values) == rounds else ()
