@@ -155,6 +155,18 @@ def test_a_brace_range_counted_down_or_zero_padded(tmp_path, loop, values):
             values, tuple(str(tmp_path / f"d{v}") for v in values), 3)
 
 
+@pytest.mark.parametrize("sets", ["OFF=4", "((OFF+=4))", "read OFF < /dev/null"])
+def test_a_value_the_body_sets_after_the_word_reading_it_is_not_said_round_by_round(tmp_path, sets):
+    # bash 5.2 (OFF=4): DEVICE_ID 0, 5, 6 in d0, d1, d2 (round 2 reads the OFF round 1 set); it said 0, 1, 2
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(f"OFF=0\nfor((i=0;i<3;i++)); do\nexport DEVICE_ID=$((i+OFF))\n{sets}\n"
+                                     "mkdir ./d$i\ncd ./d$i || exit\npython3 train.py &\ncd ..\ndone\n")
+    w = Walk(str(tmp_path / "run.sh")).run()
+    (cmd,) = [c for c in w.commands if c.words[0].text == "python3"]
+    assert cmd.rounds is not None and cmd.rounds.values == ("0", "1", "2")
+    assert w.round_values == {}
+
+
 def test_a_function_called_in_the_round_may_remove_its_folder(tmp_path):
     # bash 5.2: `clean ./d$i` (rm -rf $1) removes d0, and `cd ./d0` fails
     (tmp_path / "train.py").write_text("print(1)\n")

@@ -41,6 +41,18 @@ _RANKS, _CONDITIONAL, _BACKGROUND, _VIA, _FRAMES = (Command._fields.index(f) for
                                                     ("ranks", "conditional", "background", "via", "frames"))
 
 
+_SETS = re.compile(r"(?<![\w$-])([A-Za-z_]\w*)\+?=|\(\(\s*(?:\+\+|--)?\s*([A-Za-z_]\w*)\s*(?:\+\+|--|[-+*/%]?=)|"
+                   r"\b(?:read|let|local|declare|typeset|readonly|export)\s+(?:-\w+\s+)*([A-Za-z_]\w*)")
+
+
+def _body_sets(text: str, at: int) -> List[Tuple[str, int]]:
+    """The variables the body of the loop at `at` sets (`X=`, `X+=`, `((X++))`, `read X`, `let X`), each with where."""
+    found = _loop_body(text, at)
+    if found is None:
+        return []
+    return [(m.group(m.lastindex or 1), m.start(m.lastindex or 1)) for m in _SETS.finditer(text, found[0], found[1])]
+
+
 class Walk(Expander, Compounds):
     def __init__(self, launcher: str, cwd: Optional[str] = None, inside: Optional[str] = None,
                  args: Optional[Sequence[str]] = None, typed: Optional[str] = None):
@@ -330,6 +342,7 @@ class Walk(Expander, Compounds):
                     block.values = self._round_values(text, words, at, literal or named, (name, *block.bounds),
                                                       block.ranks)
                     block.known = {name: (self.vars.get(name), block.values)} if block.values else {}
+                    block.later = _body_sets(text, at) if block.values else []
                 self._loop_began(block, path, line)
                 blocks.append(block)
                 continue
@@ -869,6 +882,10 @@ class Walk(Expander, Compounds):
         if block is None:
             return None
         names = [(n, vals) for n, (s, vals) in block.known.items() if self.vars.get(n) is s]
+        # one the body sets after this word: from round 2 the word reads the value the round before left (bash 5.2:
+        # `export DEVICE_ID=$((i+OFF)); OFF=4` gave 0, 5, 6)
+        if any(at > a and n not in block.known and re.search(rf"(?<![\w$]){n}\b", text[a:b]) for n, at in block.later):
+            return None
         saved = {n: self.vars.get(n) for n, _ in names}
         assumed, out = self._assumed, []
         try:
