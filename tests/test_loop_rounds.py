@@ -274,3 +274,15 @@ def test_a_folder_whose_parent_is_not_there_is_not_made_by_mkdir_without_p(tmp_p
         (tmp_path / "run.sh").write_text(f"{head}{mkdir}\ncd ./work/d$i\npython3 ../../train.py &\ncd ../..\ndone\n")
         (launch,) = steps(Walk(str(tmp_path / "run.sh")).run())
         assert bool(launch.script) == known, mkdir
+
+
+@pytest.mark.parametrize("line", ["cd ./sub && python3 train.py --a &", "cd ./sub || exit 1 && python3 train.py --a &"])
+def test_a_cd_in_a_list_put_in_the_background_leaves_the_shell_where_it_was(tmp_path, line):
+    # bash 5.2: the list runs in a background subshell; `python3 train.py --b` after it runs in the launcher's folder
+    # (`can't open file .../train.py`), where the walk had it in sub
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(f"{line}\npython3 train.py --b\nwait\n")
+    w = Walk(str(tmp_path / "run.sh")).run()
+    a, b = [c for c in w.commands if c.words[0].text == "python3"]
+    assert (a.cwd, b.cwd) == ((str(tmp_path / "sub"),), (str(tmp_path),))

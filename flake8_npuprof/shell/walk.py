@@ -241,7 +241,21 @@ class Walk(Expander, Compounds):
         pending: Optional[Tuple[_Block, str]] = None    # one that an exit ended, and the operator after it
         sure = False            # the command before is a `cd` that certainly succeeds: a command after `||` is skipped
         lexed = _lexed(text, start, stop)
+        # `cd ./d && python3 train.py &`: the whole list runs in a background subshell, and the shell stays where it was
+        # (bash 5.2); its folder as the list began, and the list's last command
+        background: Optional[Tuple[int, tuple]] = None
         for k, (words, op, at) in enumerate(lexed):
+            if background is not None and k > background[0]:
+                self.dirs, self.rounds, self.lost, self.settled = background[1]
+                background = None
+            if background is None and after not in ("&&", "||", "|") and op in ("&&", "||"):
+                j = k
+                while j < len(lexed) and lexed[j][1] in ("&&", "||", "|"):
+                    j += 1
+                if j < len(lexed) and lexed[j][1] == "&" and all(
+                        w and text[w[0][0]:w[0][1]] not in _COMPOUND and text[w[0][0]:w[0][1]] != "("
+                        for w, _, _ in lexed[k:j + 1]):
+                    background = (j, (self.dirs, self.rounds, self.lost, self.settled))
             if at < resume:
                 continue
             if self._loop or self._returned:
