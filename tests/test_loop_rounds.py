@@ -121,6 +121,15 @@ NOT_KNOWN = ("`cd ./d$i` at run.sh:{}: $i not known here (the variable of the `f
     ("cd ./d$i\npython3 train.py &\ncd ..\n", NOT_KNOWN.format(2)),
     # made in a branch
     ("if [ -n \"$X\" ]; then mkdir ./d$i; fi\ncd ./d$i\npython3 train.py &\ncd ..\n", NOT_KNOWN.format(3)),
+    # a removal the walk does not follow: under a condition, by a glob, mv, rmdir (bash 5.2: `cd: ./d0: No such file
+    # or directory` after each)
+    *((f"mkdir ./d$i\n{rm}\ncd ./d$i\npython3 train.py &\ncd ..\n", NOT_KNOWN.format(4))
+      for rm in ("[ $i -ge 0 ] && rm -rf ./d$i", "rm -rf ./d*", "mv ./d$i ./e$i", "rmdir ./d$i")),
+    # a `continue` that skips the way back (bash 5.2: round 0 stays in d0, round 1 makes d0/d1, whose cp of ../*.py
+    # finds none: only round 0's folder was right, and it started nothing)
+    ("mkdir ./d$i\ncd ./d$i || exit\n[ $i -eq 0 ] && continue\npython3 train.py &\ncd ..\n", NOT_KNOWN.format(3)),
+    # a `break`: the rounds after it do not run (bash 5.2: d0 and d1 only, not the d3 the rounds would name)
+    ("mkdir ./d$i\ncd ./d$i || exit\npython3 train.py &\ncd ..\n[ $i -eq 1 ] && break\n", NOT_KNOWN.format(3)),
 ])
 def test_where_the_rounds_are_not_alike_the_folder_stays_unknown(tmp_path, body, lost):
     (tmp_path / "train.py").write_text("print(1)\n")
@@ -128,6 +137,57 @@ def test_where_the_rounds_are_not_alike_the_folder_stays_unknown(tmp_path, body,
     w = Walk(str(tmp_path / "run.sh")).run()
     (cmd,) = [c for c in w.commands if c.words[0].text == "python3"]
     assert (cmd.cwd, cmd.rounds, cmd.lost) == ((), None, lost)
+
+
+@pytest.mark.parametrize("loop, values", [
+    ("for i in {3..1}", ("3", "2", "1")),      # bash 5.2: d3, d2, d1 (it said d3 alone, started once)
+    ("for i in {00..02}", None),                # bash 5.2: d00, d01, d02 (it said d0, d1, d2)
+])
+def test_a_brace_range_counted_down_or_zero_padded(tmp_path, loop, values):
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(f"{loop}; do\nmkdir ./d$i\ncd ./d$i || exit\npython3 train.py &\ncd ..\ndone\n")
+    w = Walk(str(tmp_path / "run.sh")).run()
+    (cmd,) = [c for c in w.commands if c.words[0].text == "python3"]
+    if values is None:      # (the folder not known, the `|| exit` may run: how often is not known either)
+        assert (cmd.cwd, cmd.rounds, cmd.ranks) == ((), None, 0)
+    else:
+        assert (cmd.rounds.values, cmd.rounds.dirs, cmd.ranks) == (
+            values, tuple(str(tmp_path / f"d{v}") for v in values), 3)
+
+
+@pytest.mark.parametrize("sets", ["OFF=4", "((OFF+=4))", "read OFF < /dev/null"])
+def test_a_value_the_body_sets_after_the_word_reading_it_is_not_said_round_by_round(tmp_path, sets):
+    # bash 5.2 (OFF=4): DEVICE_ID 0, 5, 6 in d0, d1, d2 (round 2 reads the OFF round 1 set); it said 0, 1, 2
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(f"OFF=0\nfor((i=0;i<3;i++)); do\nexport DEVICE_ID=$((i+OFF))\n{sets}\n"
+                                     "mkdir ./d$i\ncd ./d$i || exit\npython3 train.py &\ncd ..\ndone\n")
+    w = Walk(str(tmp_path / "run.sh")).run()
+    (cmd,) = [c for c in w.commands if c.words[0].text == "python3"]
+    assert cmd.rounds is not None and cmd.rounds.values == ("0", "1", "2")
+    assert w.round_values == {}
+
+
+def test_a_function_called_in_the_round_may_remove_its_folder(tmp_path):
+    # bash 5.2: `clean ./d$i` (rm -rf $1) removes d0, and `cd ./d0` fails
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text("clean() { rm -rf $1; }\nfor((i=0;i<4;i++)); do\nmkdir ./d$i\nclean ./d$i\n"
+                                     "cd ./d$i\npython3 train.py &\ncd ..\ndone\n")
+    w = Walk(str(tmp_path / "run.sh")).run()
+    (cmd,) = [c for c in w.commands if c.words[0].text == "python3"]
+    assert (cmd.cwd, cmd.rounds) == ((), None)
+    assert cmd.lost == NOT_KNOWN.format(5).replace("run.sh:1", "run.sh:2")
+
+
+def test_a_loop_that_may_exit_early_names_no_folder_of_its_rounds(tmp_path):
+    # bash 5.2: rounds 0 and 1 start train.py in d0 and d1, then the launcher exits: d2 and d3 are never entered
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text("for((i=0;i<4;i++)); do\nmkdir ./d$i\ncd ./d$i || exit\npython3 train.py &\n"
+                                     "cd ..\nif [ $i -eq 1 ]; then exit 0; fi\ndone\n")
+    w = Walk(str(tmp_path / "run.sh")).run()
+    (cmd,) = [c for c in w.commands if c.words[0].text == "python3"]
+    assert (cmd.cwd, cmd.rounds, cmd.ranks, cmd.lost) == (
+        (), None, 0, "the loop at run.sh:1 may end early (`break`, `continue` or `exit` in it): not each folder its "
+        "rounds make is entered")
 
 
 def test_a_copy_of_another_file_each_round_is_not_followed_and_the_answer_says_so(tmp_path):
@@ -214,3 +274,15 @@ def test_a_folder_whose_parent_is_not_there_is_not_made_by_mkdir_without_p(tmp_p
         (tmp_path / "run.sh").write_text(f"{head}{mkdir}\ncd ./work/d$i\npython3 ../../train.py &\ncd ../..\ndone\n")
         (launch,) = steps(Walk(str(tmp_path / "run.sh")).run())
         assert bool(launch.script) == known, mkdir
+
+
+@pytest.mark.parametrize("line", ["cd ./sub && python3 train.py --a &", "cd ./sub || exit 1 && python3 train.py --a &"])
+def test_a_cd_in_a_list_put_in_the_background_leaves_the_shell_where_it_was(tmp_path, line):
+    # bash 5.2: the list runs in a background subshell; `python3 train.py --b` after it runs in the launcher's folder
+    # (`can't open file .../train.py`), where the walk had it in sub
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(f"{line}\npython3 train.py --b\nwait\n")
+    w = Walk(str(tmp_path / "run.sh")).run()
+    a, b = [c for c in w.commands if c.words[0].text == "python3"]
+    assert (a.cwd, b.cwd) == ((str(tmp_path / "sub"),), (str(tmp_path),))

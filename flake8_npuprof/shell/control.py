@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import List, Optional, Tuple
 
+from ..source.files import rel_path
 from ..source.text import HOLE
 from .parse import brace_body, _case_arms, _loop_body, _words_in
 from .state import _LOOPS, _NAME, Setting, WalkState, _Block
@@ -278,6 +279,19 @@ class Compounds(WalkState):
             loop.broken = True
             for i in range(loop.first, len(self.commands)):
                 self.commands[i] = self.commands[i]._replace(ranks=0)
+        for b in blocks:
+            if b.values:
+                # the rounds may stop early: the folders they make are not all entered (bash 5.2: `if [ $i -eq 1 ];
+                # then exit; fi` after `cd ./d$i ... cd ..` ran in d0 and d1 alone)
+                why = f"the loop at {rel_path(b.at[0], self.root)}:{b.at[1]} may end early (`break`, `continue` or " \
+                    "`exit` in it): not each folder its rounds make is entered"
+                b.values = ()
+                for i in range(b.first, len(self.commands)):
+                    c = self.commands[i]
+                    if c.rounds is not None and (c.rounds.path, c.rounds.line) == b.at:
+                        self.commands[i] = c._replace(cwd=(), rounds=None, lost=why)
+                if self.rounds is not None and (self.rounds.path, self.rounds.line) == b.at:
+                    self.dirs, self.rounds, self.lost = (), None, why
 
     def _end(self, path: str, line: int, code: str) -> None:
         """This shell ends at path:line (`exit code`, `exec cmd`, or a failure under set -e)."""

@@ -58,7 +58,7 @@ def _loop_count(text: str, words, m) -> int:
             return max(0, hi - lo + 1)
         brace = re.fullmatch(r"\{(\d+)\.\.(\d+)\}", rest[0])
         if brace:
-            return max(0, int(brace.group(2)) - int(brace.group(1)) + 1)
+            return abs(int(brace.group(2)) - int(brace.group(1))) + 1     # (bash 5.2: {3..1} is 3 2 1)
     if rest and all(re.fullmatch(r"[\w.-]+", w) for w in rest):
         return len(rest)
     return 0

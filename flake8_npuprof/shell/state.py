@@ -33,7 +33,7 @@ class _Block:
     """An open compound of the walk: if/case/loop/function, `{ group; }` or `( subshell )`."""
 
     __slots__ = ("kind", "ranks", "first", "end", "saved", "exit", "broken", "state", "bounds", "dirs", "anchor", "at",
-                 "held", "name", "values", "known", "made")
+                 "held", "name", "values", "known", "made", "later")
 
     def __init__(self, kind: str, ranks: int, first: int, saved: Optional[tuple] = None, state: str = ""):
         self.kind, self.ranks, self.first, self.end, self.saved = kind, ranks, first, first, saved
@@ -57,6 +57,8 @@ class _Block:
         self.values: Tuple[str, ...] = ()
         self.known: Dict[str, Tuple[Optional["Setting"], Tuple[str, ...]]] = {}
         self.made: Set[Tuple[str, ...]] = set()
+        # the variables its body sets, each with where: a word before it reads the one a round before set, from round 2
+        self.later: List[Tuple[str, int]] = []
 
 
 class Setting(NamedTuple):

@@ -41,6 +41,18 @@ _RANKS, _CONDITIONAL, _BACKGROUND, _VIA, _FRAMES = (Command._fields.index(f) for
                                                     ("ranks", "conditional", "background", "via", "frames"))
 
 
+_SETS = re.compile(r"(?<![\w$-])([A-Za-z_]\w*)\+?=|\(\(\s*(?:\+\+|--)?\s*([A-Za-z_]\w*)\s*(?:\+\+|--|[-+*/%]?=)|"
+                   r"\b(?:read|let|local|declare|typeset|readonly|export)\s+(?:-\w+\s+)*([A-Za-z_]\w*)")
+
+
+def _body_sets(text: str, at: int) -> List[Tuple[str, int]]:
+    """The variables the body of the loop at `at` sets (`X=`, `X+=`, `((X++))`, `read X`, `let X`), each with where."""
+    found = _loop_body(text, at)
+    if found is None:
+        return []
+    return [(m.group(m.lastindex or 1), m.start(m.lastindex or 1)) for m in _SETS.finditer(text, found[0], found[1])]
+
+
 class Walk(Expander, Compounds):
     def __init__(self, launcher: str, cwd: Optional[str] = None, inside: Optional[str] = None,
                  args: Optional[Sequence[str]] = None, typed: Optional[str] = None):
@@ -118,6 +130,7 @@ class Walk(Expander, Compounds):
         # the first round's); None elsewhere
         self.rounds: Optional[Rounds] = None
         self._round_block: Optional[_Block] = None   # the counted loop the command being walked is directly in
+        self._round_open: List[_Block] = []          # the counted loops it is in, certain in them or not
         self._cd_sure = False           # the command just walked was a `cd` into a folder its round made
         # ... a `mkdir`/`cp`/`rm` of such a body: its seq -> each word's text round by round (None: the same in all, ():
         # not known in one)
@@ -228,7 +241,21 @@ class Walk(Expander, Compounds):
         pending: Optional[Tuple[_Block, str]] = None    # one that an exit ended, and the operator after it
         sure = False            # the command before is a `cd` that certainly succeeds: a command after `||` is skipped
         lexed = _lexed(text, start, stop)
+        # `cd ./d && python3 train.py &`: the whole list runs in a background subshell, and the shell stays where it was
+        # (bash 5.2); its folder as the list began, and the list's last command
+        background: Optional[Tuple[int, tuple]] = None
         for k, (words, op, at) in enumerate(lexed):
+            if background is not None and k > background[0]:
+                self.dirs, self.rounds, self.lost, self.settled = background[1]
+                background = None
+            if background is None and after not in ("&&", "||", "|") and op in ("&&", "||"):
+                j = k
+                while j < len(lexed) and lexed[j][1] in ("&&", "||", "|"):
+                    j += 1
+                if j < len(lexed) and lexed[j][1] == "&" and all(
+                        w and text[w[0][0]:w[0][1]] not in _COMPOUND and text[w[0][0]:w[0][1]] != "("
+                        for w, _, _ in lexed[k:j + 1]):
+                    background = (j, (self.dirs, self.rounds, self.lost, self.settled))
             if at < resume:
                 continue
             if self._loop or self._returned:
@@ -329,6 +356,7 @@ class Walk(Expander, Compounds):
                     block.values = self._round_values(text, words, at, literal or named, (name, *block.bounds),
                                                       block.ranks)
                     block.known = {name: (self.vars.get(name), block.values)} if block.values else {}
+                    block.later = _body_sets(text, at) if block.values else []
                 self._loop_began(block, path, line)
                 blocks.append(block)
                 continue
@@ -442,6 +470,7 @@ class Walk(Expander, Compounds):
             self._anchored = self._cd_sure = False
             # the counted loop whose rounds' values the command may use: the innermost block, the command certain in it
             self._round_block = blocks[-1] if blocks and blocks[-1].values and not conditional else None
+            self._round_open = [b for b in blocks if b.values]
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
             sure = self._cd_sure and op == "||"
             if self._anchored:
@@ -548,8 +577,17 @@ class Walk(Expander, Compounds):
         if words[0].text == "eval":
             words = _evaluated(words, self._eval_value(text, spans[k + 1:]))
         head = words[0].text
-        if self._round_block is not None and head in ("mkdir", "cp", "rm") and len(words) == len(spans) - k:
+        if self._round_block is not None and head in ("mkdir", "cp", "rm", "rmdir", "mv") and \
+                len(words) == len(spans) - k and (head in ("mkdir", "cp") or
+                                                  not any(c in w.text for w in words[1:] for c in "*?[")):
             self._round_files(text, words, head)
+        elif self._round_open and (head in ("rm", "rmdir", "mv", "unlink", "find", "eval", "source", ".")
+                                   or head in self.functions):
+            # one that may remove a folder a round made, which the walk does not follow (under a condition, a glob, in
+            # a function: bash 5.2 `[ $i -ge 0 ] && rm -rf ./d$i`, `rm -rf ./d*`, `mv ./d$i ./e$i` then `cd ./d$i`
+            # failed)
+            for b in self._round_open:
+                b.made.clear()
         elif head == "mkdir" and not conditional and len(self.dirs) == 1:
             self.made_dirs.update(os.path.normpath(os.path.join(self.dirs[0], w.text)) for w in words[1:]
                                   if w.known and not w.text.startswith("-"))
@@ -818,14 +856,16 @@ class Walk(Expander, Compounds):
     def _round_values(self, text: str, words, at: int, counted, names: Tuple[str, ...], rounds: int) -> Tuple[str, ...]:
         """The variable's value (names[0]'s) in each round of a `for` loop whose rounds are counted: `for ((i=0; i<8;
         i++))` (its start a known integer), `for i in $(seq 0 7)`, `{0..7}`, `0 1 2`; () where not known, or where its
-        body may set the variable or what its bounds read (names[1:]): each round then starts from what the body left,
-        and rounds are not alike."""
+        body may set the variable or what its bounds read (names[1:]), or `continue`/`break` in it: each round then
+        starts from what the body left, or some do not run, and rounds are not alike."""
         found = _loop_body(text, at)
         if found is None:
             return ()
         body = text[found[0]:found[1]]
         name = names[0]
-        if "unset" in body or re.search(rf"\bfor\s*(?:\(\(\s*)?{name}\b", body) or any(
+        # (a `continue` may skip the body's way back, a `break` the later rounds: bash 5.2 left round 1 in d0/d1)
+        if "unset" in body or re.search(r"(?<![\w$-])(?:continue|break)\b", body) or \
+                re.search(rf"\bfor\s*(?:\(\(\s*)?{name}\b", body) or any(
                 set_unfollowed(body, n) or re.search(rf"(?<![\w$-]){n}\+?=", body) for n in names):
             return ()
         values: List[str] = []
@@ -835,11 +875,16 @@ class Walk(Expander, Compounds):
             values = [str(lo + r) for r in range(rounds)] if lo is not None else []
         else:
             items = [text[a:b] for a, b in words[3:] if text[a:b] not in (";", "do")]
-            bounds = re.fullmatch(r"\$\(\s*seq\s+(?:(\d+)\s+)?(\d+)\s*\)|`seq\s+(?:(\d+)\s+)?(\d+)`|\{(\d+)\.\.\d+\}",
-                                  items[0]) if len(items) == 1 else None
+            bounds = re.fullmatch(r"\$\(\s*seq\s+(?:(\d+)\s+)?(\d+)\s*\)|`seq\s+(?:(\d+)\s+)?(\d+)`", items[0]) \
+                if len(items) == 1 else None
+            brace = re.fullmatch(r"\{(\d+)\.\.(\d+)\}", items[0]) if len(items) == 1 else None
             if bounds:
-                lo = int(bounds.group(1) or bounds.group(3) or bounds.group(5) or 1)
+                lo = int(bounds.group(1) or bounds.group(3) or 1)
                 values = [str(lo + r) for r in range(rounds)]
+            elif brace and not any(len(x) > 1 and x[0] == "0" for x in brace.groups()):
+                # (bash 5.2: {3..1} is 3 2 1; {00..02} is 00 01 02, not followed)
+                lo, hi = int(brace.group(1)), int(brace.group(2))
+                values = [str(v) for v in (range(lo, hi + 1) if lo <= hi else range(lo, hi - 1, -1))]
             elif items and all(re.fullmatch(r"[\w.-]+", w) for w in items):
                 values = items
         return tuple(values) if len(values) == rounds else ()
@@ -851,6 +896,10 @@ class Walk(Expander, Compounds):
         if block is None:
             return None
         names = [(n, vals) for n, (s, vals) in block.known.items() if self.vars.get(n) is s]
+        # one the body sets after this word: from round 2 the word reads the value the round before left (bash 5.2:
+        # `export DEVICE_ID=$((i+OFF)); OFF=4` gave 0, 5, 6)
+        if any(at > a and n not in block.known and re.search(rf"(?<![\w$]){n}\b", text[a:b]) for n, at in block.later):
+            return None
         saved = {n: self.vars.get(n) for n, _ in names}
         assumed, out = self._assumed, []
         try:
@@ -900,7 +949,7 @@ class Walk(Expander, Compounds):
         if any(texts):
             self.round_words[len(self.commands)] = tuple(texts)
         if any(t == () for t in texts):
-            if head == "rm":
+            if head in ("rm", "rmdir", "mv"):
                 block.made.clear()      # it may remove any of them
             return
         if bases is None or head == "cp":
