@@ -425,10 +425,10 @@ def test_every_source_id_is_a_data_fact_or_a_rule_claim():
     from flake8_npuprof.checks.catalog import RULES
     from flake8_npuprof.emulate import global_args, imported, mindspore_run, replay, script, torch_run
     from flake8_npuprof.shell import launches
-    from flake8_npuprof.values import config_args, passed_args
+    from flake8_npuprof.values import config_args, passed_args, yaml_config
     used = set(needed_facts()).union(*(_listed(r) for r in RULES), torch_run.FACTS, mindspore_run.FACTS,
                                      launches.FACTS, global_args.FACTS, passed_args.FACTS, script.FACTS,
-                                     config_args.FACTS, replay.FACTS, imported.FACTS)
+                                     config_args.FACTS, replay.FACTS, imported.FACTS, yaml_config.FACTS)
     # schema.* and ge_options.* are kept by tools/gen_schemas.py's owner (schema.fwk_schedule: no version has the key)
     orphans = sorted(f for f in set(K.sources()) - used if not f.startswith(("schema.", "ge_options.")))
     assert orphans == []

@@ -360,19 +360,20 @@ def _decided(ctx, node, terms: bool):
         if not values or any(isinstance(v, Opaque) for v in values) or len({bool(v) for v in values}) != 1:
             continue
         flags = [d for d in attrs if d in given]
-        origin = "; ".join(_passed(given[d]) for d in flags) or _unpassed(ctx, attrs[0], given)
+        origin = "; ".join(_passed(given[d]) for d in flags) or \
+            _unpassed(ctx, attrs[0], given, isinstance(g.test, ast.Attribute) and not g.negated)
         yield g, bool(values[0]) != g.negated, origin
 
 
-def _unpassed(ctx, dest: str, given) -> str:
+def _unpassed(ctx, dest: str, given, plain: bool) -> str:
     """Where a flag the launch does not pass takes its value: its default, or the YAML key of mindspore-ai/models'
-    config.py (values/yaml_config.py) that sets it."""
+    config.py (values/yaml_config.py) that sets it, with the flag that switches a plain test (`if config.prof:`) on."""
     from ..values.yaml_config import where
     flag = next((f for f in flag_table(ctx).values() if f.dest == dest), None)
     at = where(flag) if flag is not None else ""
-    if at:
+    if flag is not None and at:
         value = getattr(flag.default, "value", None)
-        on = {bool: "True", int: "1"}.get(type(value)) if not value else None
+        on = {bool: "True", int: "1"}.get(type(value)) if plain and not value else None
         switch = f" ({flag.option}={on} would switch it on)" if on else ""
         return f"{dest}: {_shown(flag.default)} in {at}, and {_by(given)} does not pass {flag.option}{switch}"
     return f"the default of {_option(ctx, dest)}, which {_by(given)} does not pass"
