@@ -26,11 +26,11 @@ FACTS = ("python.yaml_config_module",)      # data/sources.json
 # have each: Config 210, parse_yaml 199, parse_cli_to_yaml 200, merge 219, get_config 137 (its default a literal) and
 # 20 (a module-level name bound to one, CRNN's `_config_path`); the whole module is recognised in 130 copies
 SHAPES = {
-    "Config": {"f45d06c486a38765"},
-    "parse_yaml": {"e9235d597e99e164"},
-    "parse_cli_to_yaml": {"2be70b7d029920db"},
-    "merge": {"ce16009d776da364"},
-    "get_config": {"dcbee05fc2005157", "edd57f7d3704f79d"},
+    "Config": {"67535fb26a39f5c4"},
+    "parse_yaml": {"f09d17f2b6c51fae"},
+    "parse_cli_to_yaml": {"624d7a5a44abdf89"},
+    "merge": {"ab5899eb825ae2eb"},
+    "get_config": {"9d4aee5131ab852a", "531fc2f9845b5e18"},
 }
 KEEP = ("--", "--config_path", "r")         # the strings that decide what the code does
 
@@ -53,7 +53,8 @@ class Loaded(NamedTuple):
 
 def _digest(node: ast.AST) -> str:
     """The part's syntax with docstrings, print()/pprint() calls and strings other than KEEP left out."""
-    node = ast.parse(ast.unparse(node)).body[0]     # (a copy, positions dropped)
+    import copy
+    node = copy.deepcopy(node)
     for n in ast.walk(node):
         for field in ("body", "orelse", "finalbody"):
             block = getattr(n, field, None)
@@ -65,7 +66,19 @@ def _digest(node: ast.AST) -> str:
             setattr(n, field, kept or [ast.Pass()])
         if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value not in KEEP:
             n.value = "S"
-    return hashlib.sha256(ast.dump(node).encode()).hexdigest()[:16]
+    return hashlib.sha256(_canon(node).encode()).hexdigest()[:16]
+
+
+def _canon(node) -> str:
+    """The tree as text the same on python 3.9-3.13: ast.dump's fields differ between them (3.13 leaves out None
+    and empty lists, 3.12 adds type_params), so those, contexts, kinds and type comments are left out here."""
+    if isinstance(node, list):
+        return "[" + ",".join(_canon(x) for x in node) + "]"
+    if not isinstance(node, ast.AST):
+        return repr(node)
+    fields = [f"{f}={_canon(v)}" for f, v in ast.iter_fields(node)
+              if v is not None and v != [] and f not in ("ctx", "kind", "type_comment", "type_params")]
+    return f"{type(node).__name__}({','.join(fields)})"
 
 
 def shape_of(tree: ast.AST) -> Optional[Shape]:
