@@ -136,15 +136,24 @@ def load(module_path: str, shape: Shape, config_path: Optional[str], cwd: Option
     else:
         return None
     from ..source import observed
-    if observed.note(path)[0] != "file":
+    sig = observed.note(path)
+    if sig[0] != "file":
         return None
-    try:
-        from ..source.files import read_source
-        text = read_source(path).text
-    except Exception:       # unreadable or undecodable: not known here
-        return None
-    keys = _keys(text)
-    return None if keys is None else Loaded(path, keys)
+    kept = _read.get(path)
+    if kept is None or kept[0] != sig:
+        try:
+            from ..source.files import read_source
+            keys = _keys(read_source(path).text)
+        except Exception:       # unreadable or undecodable: not known here
+            keys = None
+        kept = _read[path] = (sig, keys)
+        while len(_read) > MAX_READ:
+            del _read[next(iter(_read))]
+    return None if kept[1] is None else Loaded(path, kept[1])
+
+
+MAX_READ = 64               # YAML files kept read (by path, while unchanged): a launch asks for its keys often
+_read: Dict[str, tuple] = {}
 
 
 def _keys(text: str) -> Optional[Dict[str, Key]]:
@@ -288,7 +297,17 @@ def _plain(v):
 
 def imported_config(resolver):
     """(module, shape) of the one recognised configuration the file imports by its name at its top level
-    (`from model_utils.config import config`); None where there is none or more than one."""
+    (`from model_utils.config import config`); None where there is none or more than one. Found once per file."""
+    kept = resolver.__dict__.get("yaml_config")
+    if kept is None:
+        kept = resolver.__dict__["yaml_config"] = (_imported_config(resolver),)
+    return kept[0]
+
+
+def _imported_config(resolver):
+    if not any(isinstance(s, ast.ImportFrom) and s.module and "config" in s.module
+               for s in getattr(resolver.tree, "body", [])):
+        return None
     lookup = resolver.project()
     if lookup is None:
         return None
@@ -316,11 +335,9 @@ def passed_value(lookup, resolver, node: ast.Attribute, scope, pos, anchor, swit
     """`args.key` in `def network_init(args)` where every call passes the imported configuration
     (values/passed_args.py shows it) and the file defines no argparse flag of its own; else None."""
     from .passed_args import parameter_of, why_not_passed
-    if not isinstance(node.value, ast.Name) or parameter_of(resolver, node.value, scope, pos) is None:
-        return None
-    if any(f.kind == "argparse" for f in resolver.flags):
-        return None
     found = imported_config(resolver)
-    if found is None or why_not_passed(resolver, node.value, scope, pos):
+    if found is None or not isinstance(node.value, ast.Name) or parameter_of(resolver, node.value, scope, pos) is None:
+        return None
+    if any(f.kind == "argparse" for f in resolver.flags) or why_not_passed(resolver, node.value, scope, pos):
         return None
     return value_in(lookup, found[0], found[1].name, node.attr, anchor, switch)
