@@ -388,9 +388,21 @@ class Lookup:
             if len(fbinds) == 1 and isinstance(fbinds[0].stmt, (ast.Import, ast.ImportFrom)):
                 return self.parsed_flag(fbinds[0].stmt, fhead, frest, rest[0], anchor, switch)
         if isinstance(node, ast.Attribute) and len(rest) == 1 and binds and all(b.pos == -1 for b in binds):
-            from .yaml_config import passed_value      # `def network_init(args)` handed mindspore-ai/models' config
-            return passed_value(self, resolver, node, scope, pos, anchor, switch)
+            return self._handed_config(resolver, node, scope, pos, anchor, switch)
         return None
+
+    def _handed_config(self, resolver, node: ast.Attribute, scope, pos, anchor, switch) -> Optional[list]:
+        """`args.key` in `def network_init(args)` where every call passes mindspore-ai/models' imported config
+        (yaml_config.py; passed_args.py shows it) and the file defines no argparse flag of its own; else None."""
+        from .passed_args import parameter_of, why_not_passed
+        from .yaml_config import imported_config, value_in
+        found = imported_config(resolver)
+        if found is None or not isinstance(node.value, ast.Name) or \
+                parameter_of(resolver, node.value, scope, pos) is None:
+            return None
+        if any(f.kind == "argparse" for f in resolver.flags) or why_not_passed(resolver, node.value, scope, pos):
+            return None
+        return value_in(self, found[0], found[1].name, node.attr, anchor, switch)
 
     def imported(self, stmt: ast.AST, local: str, rest: Sequence[str], anchor: Tuple[int, int],
                  switch: bool) -> Optional[list]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import os
-from typing import Any, Dict, List, NamedTuple, Optional
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 FACTS = ("python.yaml_config_module",)      # data/sources.json
 
@@ -194,10 +194,23 @@ def rel(path: str, base: str) -> str:
     return os.path.basename(path) if out.startswith("..") else out.replace(os.sep, "/")
 
 
-def flag_defs(module, shape: Shape, loaded: Loaded) -> list:
-    """(option, FlagDef) of each flag the module's parser makes from the YAML (values/resolve.FlagDef), for the
-    launch's words to be bound to."""
-    from .resolve import FlagDef
+class YamlFlag(NamedTuple):
+    """A flag the module's parser makes from a YAML key: values/resolve.FlagDef's fields, in its order (not imported
+    here: resolve imports passed_args, which asks this module)."""
+    dest: str
+    option: str
+    kind: str
+    py_type: Optional[type]
+    default: Optional[ast.AST]
+    has_default: bool
+    call: ast.Call
+    scope: Any
+    action: str = ""
+    type_node: Optional[ast.AST] = None
+
+
+def flag_defs(module, shape: Shape, loaded: Loaded) -> List[Tuple[str, YamlFlag]]:
+    """(option, flag) of each flag the module's parser makes from the YAML, for the launch's words to be bound to."""
     out = []
     scope = module.sites.module
     for k, key in loaded.keys.items():
@@ -209,7 +222,7 @@ def flag_defs(module, shape: Shape, loaded: Loaded) -> list:
         type_node = ast.Attribute(value=ast.Name(id="ast"), attr="literal_eval") if kind == "literal_eval" else \
             ast.Name(id=kind)
         default = ast.Constant(key.value)
-        out.append((option, FlagDef(k, option, "argparse", type(key.value), default, True, call, scope, "", type_node)))
+        out.append((option, YamlFlag(k, option, "argparse", type(key.value), default, True, call, scope, "", type_node)))
     return out
 
 
@@ -239,7 +252,7 @@ def loaded_for(module, shape: Shape, given) -> Optional[Loaded]:
     return load(module.path, shape, config_path, cwd)
 
 
-def yaml_flags(module, given) -> list:
+def yaml_flags(module, given) -> List[Tuple[str, YamlFlag]]:
     """The flags a recognised module's parser makes for this launch (flag_defs); none for another module."""
     shape = module_shape(module)
     loaded = loaded_for(module, shape, given) if shape is not None else None
@@ -329,15 +342,3 @@ def is_config_import(resolver, stmt, local: str):
         return None
     shape = module_shape(got[0])
     return (got[0], shape) if shape is not None and got[1] == shape.name else None
-
-
-def passed_value(lookup, resolver, node: ast.Attribute, scope, pos, anchor, switch: bool) -> Optional[list]:
-    """`args.key` in `def network_init(args)` where every call passes the imported configuration
-    (values/passed_args.py shows it) and the file defines no argparse flag of its own; else None."""
-    from .passed_args import parameter_of, why_not_passed
-    found = imported_config(resolver)
-    if found is None or not isinstance(node.value, ast.Name) or parameter_of(resolver, node.value, scope, pos) is None:
-        return None
-    if any(f.kind == "argparse" for f in resolver.flags) or why_not_passed(resolver, node.value, scope, pos):
-        return None
-    return value_in(lookup, found[0], found[1].name, node.attr, anchor, switch)
