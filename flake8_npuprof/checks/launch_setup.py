@@ -29,11 +29,14 @@ def flag_table(ctx) -> Dict[str, FlagDef]:
     flags = list(ctx.resolver.flags)
     from ..values.project import for_file
     lookup = for_file(ctx.filename, ctx.tree)
+    table: Dict[str, FlagDef] = {}
     if lookup is not None:
+        from ..values.yaml_config import yaml_flags
         for module in lookup.imported_modules():
             if module.may_define_flags:         # else it defines none, and is not indexed to learn that
                 flags.extend(module.resolver.flags)
-    table: Dict[str, FlagDef] = {}
+                # mindspore-ai/models' config.py: a flag for each key of the YAML this launch makes it read
+                table.update((o, FlagDef(*f)) for o, f in yaml_flags(module, ctx.resolver.given) if o not in table)
     for f in flags:
         if f.kind == "absl":
             table.setdefault(f"--{f.dest}", f)
@@ -165,6 +168,14 @@ def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
         return None
     ctx = Context(SourceText(source.text), tree, launch.script, Settings(target=target, cwd=launch.command.cwd[0]))
     given, unknown = bind(launch, flag_table(ctx), root)
+    cmd = launch.command            # (values/yaml_config.py reads these: a relative --config_path, unbound words)
+    given.cwd = cmd.cwd[0] if len(cmd.cwd) == 1 and cmd.settled else None   # type: ignore[attr-defined]
+    given.unbound = tuple(w.text for w in unknown)     # type: ignore[attr-defined]
+    if "config_path" in given:          # a YAML of mindspore-ai/models' config.py other than its default: its keys
+        ctx.resolver.given = given
+        again, unknown = bind(launch, flag_table(ctx), root)
+        again.cwd, again.unbound = given.cwd, tuple(w.text for w in unknown)    # type: ignore[attr-defined]
+        given = again
     ctx.resolver.given = given
     inventory = Inventory(ctx)
     setups, decided, traps = [], [], []
@@ -350,8 +361,27 @@ def _decided(ctx, node, terms: bool):
             continue
         flags = [d for d in attrs if d in given]
         origin = "; ".join(_passed(given[d]) for d in flags) or \
-            f"the default of {_option(ctx, attrs[0])}, which {_by(given)} does not pass"
+            _unpassed(ctx, attrs[0], given, isinstance(g.test, ast.Attribute) and not g.negated)
         yield g, bool(values[0]) != g.negated, origin
+
+
+def _unpassed(ctx, dest: str, given, plain: bool) -> str:
+    """Where a flag the launch does not pass takes its value: its default, or the YAML key of mindspore-ai/models'
+    config.py (values/yaml_config.py) that sets it, with the flag that switches a plain test (`if config.prof:`) on."""
+    from ..values.yaml_config import where
+    flag = next((f for f in flag_table(ctx).values() if f.dest == dest), None)
+    at = where(flag) if flag is not None else ""
+    if flag is not None and at:
+        value = getattr(flag.default, "value", None)
+        on = {bool: "True", int: "1"}.get(type(value)) if plain and not value else None
+        switch = f" ({flag.option}={on} would switch it on)" if on else ""
+        return f"{dest}: {_shown(flag.default)} in {at}, and {_by(given)} does not pass {flag.option}{switch}"
+    return f"the default of {_option(ctx, dest)}, which {_by(given)} does not pass"
+
+
+def _shown(node) -> str:
+    import ast
+    return ast.unparse(node) if node is not None else "?"
 
 
 def scalars(ctx, test, scope, pos) -> tuple:

@@ -171,6 +171,11 @@ def _parsed(resolver, expr, scope, pos, active: tuple, hops: int, via: Optional[
     later = [b for b in (where.bindings.get(key, ()) if where is scope else ()) if b.pos > pos]
     if later:
         return f"{no} on every run: line {getattr(later[0].stmt, 'lineno', 0)} binds {expr.id} again"
+    if len(binds) == 1 and isinstance(binds[0].stmt, ast.ImportFrom):
+        from .yaml_config import imported_config, is_config_import  # mindspore-ai/models' config: flags over a YAML
+        own = any(f.kind == "argparse" for f in resolver.flags)    # (else `args.x` may be the file's own flag)
+        return "" if not own and imported_config(resolver) is not None and \
+            is_config_import(resolver, binds[0].stmt, expr.id) is not None else no
     for b in binds:
         if b.pos == -1 or b.value is None or not isinstance(b.stmt, ast.Assign):
             return no

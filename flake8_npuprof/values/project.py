@@ -387,7 +387,22 @@ class Lookup:
             fbinds = resolver._bindings(fhead, binds[0].scope, binds[0].pos) if fhead else []
             if len(fbinds) == 1 and isinstance(fbinds[0].stmt, (ast.Import, ast.ImportFrom)):
                 return self.parsed_flag(fbinds[0].stmt, fhead, frest, rest[0], anchor, switch)
+        if isinstance(node, ast.Attribute) and len(rest) == 1 and binds and all(b.pos == -1 for b in binds):
+            return self._handed_config(resolver, node, scope, pos, anchor, switch)
         return None
+
+    def _handed_config(self, resolver, node: ast.Attribute, scope, pos, anchor, switch) -> Optional[list]:
+        """`args.key` in `def network_init(args)` where every call passes mindspore-ai/models' imported config
+        (yaml_config.py; passed_args.py shows it) and the file defines no argparse flag of its own; else None."""
+        from .passed_args import parameter_of, why_not_passed
+        from .yaml_config import imported_config, value_in
+        found = imported_config(resolver)
+        if found is None or not isinstance(node.value, ast.Name) or \
+                parameter_of(resolver, node.value, scope, pos) is None:
+            return None
+        if any(f.kind == "argparse" for f in resolver.flags) or why_not_passed(resolver, node.value, scope, pos):
+            return None
+        return value_in(self, found[0], found[1].name, node.attr, anchor, switch)
 
     def imported(self, stmt: ast.AST, local: str, rest: Sequence[str], anchor: Tuple[int, int],
                  switch: bool) -> Optional[list]:
@@ -442,6 +457,13 @@ class Lookup:
             return None
         return self._argparse_flag(module, dest, anchor, switch)
 
+    def imported_from(self, stmt: ast.AST, local: str):
+        """(module, name in it) an import statement of the checked file binds `local` to, where that is a name of a
+        project module; else None."""
+        ref = import_ref(stmt, local)
+        found = self._locate(self.filename, ref[0], ref[1]) if ref else None
+        return None if found is None or found[2] else (found[0], found[1])
+
     def _locate(self, importer: str, level: int, chain: List[str]):
         """(module, name in it, attributes after it): the longest prefix of chain that is a project module."""
         for k in range(len(chain) - 1, -1 if level else 0, -1):
@@ -480,6 +502,10 @@ class Lookup:
         if attrs:
             if len(attrs) != 1:
                 return None
+            from .yaml_config import value_in
+            found = value_in(self, module, name, attrs[0], anchor, switch)
+            if found is not None:               # mindspore-ai/models' `config.need_profiler` (yaml_config.py)
+                return found
             if _is_absl_flags(bindings):
                 return self.flag(attrs[0], anchor, switch)
             if _is_parse_result(module, bindings):

@@ -408,6 +408,12 @@ class Resolver:
             return None
         return self._project.value_of(self, node, scope, pos, switch, binding)
 
+    def project(self):
+        """The index of the project's other modules (values/project.Lookup), made on first use; None without one."""
+        if self._project is False:
+            self._project = self._project_lookup()
+        return self._project
+
     def use_project(self, lookup) -> None:
         """Ask this lookup (values/project.Lookup) for the names other modules define: emulate/imported.py's, which
         also sees the flags the launched script defines (absl keeps one registry per process)."""

@@ -1,0 +1,344 @@
+"""mindspore-ai/models' configuration module (`model_utils/config.py`, 220 copies in that repository): a YAML file
+read with `yaml.load_all` (the configuration, then optional help and choices documents), an argparse flag `--KEY`
+made for each top-level key whose value is neither a list nor a dict (`type=ast.literal_eval` for a bool, else
+`type=type(value)`, the YAML's value its default, its choices from the third document), `parse_args()`, and every
+flag copied over the YAML's value; `config = get_config()` at the module's top level. The file is `--config_path`
+(parsed first, with parse_known_args), by default a path joined to the module's own folder.
+
+So `config.need_profiler` in a launch is what the launch passes as `--need_profiler` converted as that type, else
+the YAML's value (python 3.11 ran a copy of the module: data/sources.json python.yaml_config_module). Only a module
+whose five parts (Config, parse_yaml, parse_cli_to_yaml, merge, get_config) are one of the shapes read is
+recognised, by the digest of their syntax with strings and print calls left out (SHAPES); anything else, a YAML
+that does not load with yaml.SafeLoader as a mapping of str keys, a `--config_path` not known, or option words the
+launch passes that the parser may take as an abbreviation, leaves the value as it was (not known here).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+
+FACTS = ("python.yaml_config_module",)      # data/sources.json
+
+# The digests (_digest) of the parts' shapes read and run, and how many of mindspore-ai/models' 220 copies at eab643f
+# have each: Config 210, parse_yaml 199, parse_cli_to_yaml 200, merge 219, get_config 137 (its default a literal) and
+# 20 (a module-level name bound to one, CRNN's `_config_path`); the whole module is recognised in 130 copies
+SHAPES = {
+    "Config": {"67535fb26a39f5c4"},
+    "parse_yaml": {"f09d17f2b6c51fae"},
+    "parse_cli_to_yaml": {"624d7a5a44abdf89"},
+    "merge": {"ab5899eb825ae2eb"},
+    "get_config": {"9d4aee5131ab852a", "531fc2f9845b5e18"},
+}
+KEEP = ("--", "--config_path", "r")         # the strings that decide what the code does
+
+
+class Shape(NamedTuple):
+    default: str            # the YAML path get_config joins to the module's folder ("../default_config.yaml")
+    name: str               # the module-level name bound to get_config() ("config")
+
+
+class Key(NamedTuple):
+    value: Any              # the YAML's value (a scalar: _keys keeps no list or dict)
+    line: int               # 1-based line of its key
+    choices: Optional[list]
+
+
+class Loaded(NamedTuple):
+    path: str
+    keys: Dict[str, Key]    # the scalar keys, the flags made from them
+
+
+def _digest(node: ast.AST) -> str:
+    """The part's syntax with docstrings, print()/pprint() calls and strings other than KEEP left out."""
+    import copy
+    node = copy.deepcopy(node)
+    for n in ast.walk(node):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(n, field, None)
+            if not isinstance(block, list):
+                continue
+            kept = [s for s in block if not (isinstance(s, ast.Expr) and (
+                isinstance(s.value, ast.Constant) and isinstance(s.value.value, str) or
+                isinstance(s.value, ast.Call) and getattr(s.value.func, "id", "") in ("print", "pprint")))]
+            setattr(n, field, kept or [ast.Pass()])
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value not in KEEP:
+            n.value = "S"
+    return hashlib.sha256(_canon(node).encode()).hexdigest()[:16]
+
+
+def _canon(node) -> str:
+    """The tree as text the same on python 3.9-3.13: ast.dump's fields differ between them (3.13 leaves out None
+    and empty lists, 3.12 adds type_params), so those, contexts, kinds and type comments are left out here."""
+    if isinstance(node, list):
+        return "[" + ",".join(_canon(x) for x in node) + "]"
+    if not isinstance(node, ast.AST):
+        return repr(node)
+    fields = [f"{f}={_canon(v)}" for f, v in ast.iter_fields(node)
+              if v is not None and v != [] and f not in ("ctx", "kind", "type_comment", "type_params")]
+    return f"{type(node).__name__}({','.join(fields)})"
+
+
+def shape_of(tree: ast.AST) -> Optional[Shape]:
+    """The module's shape when it is one of those read; else None."""
+    parts: Dict[str, ast.AST] = {}
+    top: List[ast.stmt] = []
+    for stmt in getattr(tree, "body", []):
+        if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
+            if stmt.name in parts:
+                return None
+            parts[stmt.name] = stmt
+        elif not isinstance(stmt, (ast.Import, ast.ImportFrom)) and not (
+                isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)):
+            top.append(stmt)
+    if any(name not in parts or _digest(parts[name]) not in digests for name, digests in SHAPES.items()):
+        return None
+    literals: Dict[str, str] = {}
+    for stmt in top[:-1]:                   # `_config_path = "../../default_config.yaml"` (CRNN)
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)):
+            return None
+        literals[stmt.targets[0].id] = stmt.value.value
+    last = top[-1] if top else None
+    if not (isinstance(last, ast.Assign) and len(last.targets) == 1 and isinstance(last.targets[0], ast.Name) and
+            isinstance(last.value, ast.Call) and getattr(last.value.func, "id", "") == "get_config" and
+            not last.value.args and not last.value.keywords) or last.targets[0].id in parts:
+        return None
+    default = _default(parts["get_config"], literals)
+    return None if default is None else Shape(default, last.targets[0].id)
+
+
+def _default(get_config: ast.AST, literals: Dict[str, str]) -> Optional[str]:
+    """The path `--config_path` defaults to: `os.path.join(current_dir, X)`, X a literal or a name the module binds
+    once to one (the digest holds the rest)."""
+    for n in ast.walk(get_config):
+        if isinstance(n, ast.keyword) and n.arg == "default" and isinstance(n.value, ast.Call) and \
+                len(n.value.args) == 2:
+            x = n.value.args[1]
+            if isinstance(x, ast.Constant) and isinstance(x.value, str):
+                return x.value
+            if isinstance(x, ast.Name) and x.id in literals:
+                return literals[x.id]
+    return None
+
+
+def load(module_path: str, shape: Shape, config_path: Optional[str], cwd: Optional[str]) -> Optional[Loaded]:
+    """The YAML the module reads: `--config_path` as the launch passes it (relative to the process's folder, cwd),
+    else the default beside the module; None where it is not known or not read as the module reads it."""
+    if config_path is None:
+        path = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(module_path)), shape.default))
+    elif os.path.isabs(config_path):
+        path = config_path
+    elif cwd is not None:
+        path = os.path.normpath(os.path.join(cwd, config_path))
+    else:
+        return None
+    from ..source import observed
+    sig = observed.note(path)
+    if sig[0] != "file":
+        return None
+    kept = _read.get(path)
+    if kept is None or kept[0] != sig:
+        try:
+            from ..source.files import read_source
+            keys = _keys(read_source(path).text)
+        except Exception:       # unreadable or undecodable: not known here
+            keys = None
+        kept = _read[path] = (sig, keys)
+        while len(_read) > MAX_READ:
+            del _read[next(iter(_read))]
+    return None if kept[1] is None else Loaded(path, kept[1])
+
+
+MAX_READ = 64               # YAML files kept read (by path, while unchanged): a launch asks for its keys often
+_read: Dict[str, tuple] = {}
+
+
+def _keys(text: str) -> Optional[Dict[str, Key]]:
+    """The scalar top-level keys of the first document (1 to 3 documents, as parse_yaml takes), with the third's
+    choices; None where SafeLoader does not read it as parse_yaml and parse_cli_to_yaml would go on."""
+    import yaml
+    try:
+        loader = yaml.SafeLoader(text)
+        try:
+            nodes = []
+            while loader.check_node():
+                nodes.append(loader.get_node())
+            docs = [loader.construct_document(n) for n in nodes]
+        finally:
+            loader.dispose()
+    except (yaml.YAMLError, RecursionError, ValueError, TypeError):
+        return None
+    if not 1 <= len(docs) <= 3 or not isinstance(docs[0], dict) or not all(isinstance(k, str) for k in docs[0]):
+        return None
+    choices = docs[2] if len(docs) == 3 else {}
+    if not isinstance(choices, dict):
+        return None
+    lines = {k.value: k.start_mark.line + 1 for k, _ in nodes[0].value if isinstance(k, yaml.ScalarNode)}
+    return {k: Key(v, lines.get(k, 0), choices.get(k)) for k, v in docs[0].items()
+            if not isinstance(v, (list, dict))}
+
+
+def type_name(value) -> str:
+    """The type argparse converts a given value with: ast.literal_eval for a bool, else the value's type."""
+    return "literal_eval" if isinstance(value, bool) else type(value).__name__
+
+
+def rel(path: str, base: str) -> str:
+    try:
+        out = os.path.relpath(path, base)
+    except ValueError:
+        return path
+    return os.path.basename(path) if out.startswith("..") else out.replace(os.sep, "/")
+
+
+class YamlFlag(NamedTuple):
+    """A flag the module's parser makes from a YAML key: values/resolve.FlagDef's fields, in its order (not imported
+    here: resolve imports passed_args, which asks this module)."""
+    dest: str
+    option: str
+    kind: str
+    py_type: Optional[type]
+    default: Optional[ast.AST]
+    has_default: bool
+    call: ast.Call
+    scope: Any
+    action: str = ""
+    type_node: Optional[ast.AST] = None
+
+
+def flag_defs(module, shape: Shape, loaded: Loaded) -> List[Tuple[str, YamlFlag]]:
+    """(option, flag) of each flag the module's parser makes from the YAML, for the launch's words to be bound to."""
+    out = []
+    scope = module.sites.module
+    for k, key in loaded.keys.items():
+        option = "--" + k
+        at = f"{rel(loaded.path, os.path.dirname(module.path))}:{key.line}"
+        call = ast.Call(func=ast.Name(id="add_argument"), args=[ast.Constant(option)],
+                        keywords=[ast.keyword(arg="yaml", value=ast.Constant(at))], lineno=key.line, col_offset=0)
+        kind = type_name(key.value)
+        type_node = ast.Attribute(value=ast.Name(id="ast"), attr="literal_eval") if kind == "literal_eval" else \
+            ast.Name(id=kind)
+        default = ast.Constant(key.value)
+        out.append((option, YamlFlag(k, option, "argparse", type(key.value), default, True, call, scope, "", type_node)))
+    return out
+
+
+# ---------------------------------------------------------------- the values a script reads
+
+def module_shape(module) -> Optional[Shape]:
+    """shape_of a project module (values/project.Module), found once per module read."""
+    found = module.__dict__.get("yaml_config_shape", False)
+    if found is False:
+        found = shape_of(module.tree) if "def parse_cli_to_yaml" in module.src.text else None
+        module.__dict__["yaml_config_shape"] = found
+    return found
+
+
+def loaded_for(module, shape: Shape, given) -> Optional[Loaded]:
+    """The YAML a launch (given: its flags, values/launch_args.Passed, or None) makes the module read."""
+    config_path = None
+    cwd = getattr(given, "cwd", None)
+    passed = given.get("config_path") if given is not None else None
+    if passed is not None:
+        from ..source.text import HOLE
+        if passed.text is None or HOLE in passed.text:
+            return None
+        config_path = passed.text
+    elif given is not None and "*" in given:        # launch_args.OPEN: more flags may come from the caller
+        return None
+    return load(module.path, shape, config_path, cwd)
+
+
+def yaml_flags(module, given) -> List[Tuple[str, YamlFlag]]:
+    """The flags a recognised module's parser makes for this launch (flag_defs); none for another module."""
+    shape = module_shape(module)
+    loaded = loaded_for(module, shape, given) if shape is not None else None
+    return flag_defs(module, shape, loaded) if loaded is not None and shape is not None else []
+
+
+def where(flag) -> str:
+    """`default_config.yaml:58` for a flag flag_defs made, else ""."""
+    kw = next((k for k in getattr(flag.call, "keywords", ()) if k.arg == "yaml"), None)
+    return kw.value.value if kw is not None else ""
+
+
+def value_in(lookup, module, name: str, key: str, anchor, switch: bool) -> Optional[list]:
+    """`name.key` where name is the recognised module's configuration: the launch's flag or the YAML's value (values
+    as the resolver holds them); None where the module is not one, or the value not known here."""
+    shape = module_shape(module)
+    if shape is None or name != shape.name:
+        return None
+    given = lookup.given
+    loaded = loaded_for(module, shape, given)
+    if loaded is None or key not in loaded.keys:
+        return None
+    from .launch_args import given_values
+    from .ops import C, Opaque, S, U
+    from ..source.text import StrValue
+    k = loaded.keys[key]
+    at = f"{rel(loaded.path, os.path.dirname(lookup.filename))}:{k.line}"
+    flag = dict(flag_defs(module, shape, loaded))["--" + key]
+    option = "--" + key
+    if given is not None:
+        unbound = [w for w in getattr(given, "unbound", ()) if w.startswith("--")]
+        if unbound:
+            return [U(f"{unbound[0].split('=')[0]} from {getattr(given, 'where', 'the launch')} is no flag "
+                      f"{rel(loaded.path, os.path.dirname(lookup.filename))} makes: argparse stops on it unless it is "
+                      "an abbreviation of one", type(k.value))]
+        passed = given_values(flag, given)
+        if passed is not None:
+            if k.choices is not None and any(isinstance(v, (C, S)) and _plain(v) not in k.choices for v in passed):
+                return [U(f"{option} is not one of its choices in {at}", type(k.value))]
+            return passed
+        note = f"as {key}: {k.value!r} in {at} sets it ({option} not passed)"
+    else:
+        if switch and not isinstance(k.value, str):
+            return [Opaque(type(k.value), option)]      # a switch set from a flag takes whatever the launch passes
+        note = f"with the default of {option} ({key} in {at}), used when the flag is not given"
+    if isinstance(k.value, str):
+        return [S(StrValue(k.value, [], anchor[0], anchor[1], (), False, "imported", ((0, len(k.value), note),)))]
+    return [C(k.value, None, note)]
+
+
+def _plain(v):
+    from .ops import C
+    return v.value if isinstance(v, C) else v.value.text
+
+
+def imported_config(resolver):
+    """(module, shape) of the one recognised configuration the file imports by its name at its top level
+    (`from model_utils.config import config`); None where there is none or more than one. Found once per file."""
+    kept = resolver.__dict__.get("yaml_config")
+    if kept is None:
+        kept = resolver.__dict__["yaml_config"] = (_imported_config(resolver),)
+    return kept[0]
+
+
+def _imported_config(resolver):
+    if not any(isinstance(s, ast.ImportFrom) and s.module and "config" in s.module
+               for s in getattr(resolver.tree, "body", [])):
+        return None
+    lookup = resolver.project()
+    if lookup is None:
+        return None
+    found = {}
+    for stmt in getattr(resolver.tree, "body", []):
+        if isinstance(stmt, ast.ImportFrom) and stmt.module and "config" in stmt.module:
+            for alias in stmt.names:
+                got = is_config_import(resolver, stmt, alias.asname or alias.name)
+                if got is not None:
+                    found[got[0].path] = got
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def is_config_import(resolver, stmt, local: str):
+    """(module, shape) where the import statement binds `local` to a recognised module's configuration."""
+    lookup = resolver.project()
+    got = lookup.imported_from(stmt, local) if lookup is not None and isinstance(stmt, ast.ImportFrom) else None
+    if got is None:
+        return None
+    shape = module_shape(got[0])
+    return (got[0], shape) if shape is not None and got[1] == shape.name else None

@@ -1,0 +1,208 @@
+"""mindspore-ai/models' configuration module (values/yaml_config.py): `config = get_config()` reads a YAML and makes a
+flag of each scalar key, so in a launch `config.need_profiler` is the launcher's --need_profiler, else the YAML's value.
+Before, the test stayed a condition ("yes (where its conditions hold)") where the YAML switches profiling off."""
+
+import pytest
+
+from flake8_npuprof.cli import main
+from flake8_npuprof.values import yaml_config
+
+# the shape of the module as that repository has it (its five parts; strings and docstrings are ours)
+CONFIG = '''\
+import os
+import ast
+import argparse
+from pprint import pprint, pformat
+import yaml
+
+
+class Config:
+    def __init__(self, cfg_dict):
+        for k, v in cfg_dict.items():
+            if isinstance(v, (list, tuple)):
+                setattr(self, k, [Config(x) if isinstance(x, dict) else x for x in v])
+            else:
+                setattr(self, k, Config(v) if isinstance(v, dict) else v)
+
+    def __str__(self):
+        return pformat(self.__dict__)
+
+    def __repr__(self):
+        return self.__str__()
+
+
+def parse_cli_to_yaml(parser, cfg, helper=None, choices=None, cfg_path="x.yaml"):
+    parser = argparse.ArgumentParser(description="flags", parents=[parser])
+    helper = {} if helper is None else helper
+    choices = {} if choices is None else choices
+    for item in cfg:
+        if not isinstance(cfg[item], list) and not isinstance(cfg[item], dict):
+            help_description = helper[item] if item in helper else "see {}".format(cfg_path)
+            choice = choices[item] if item in choices else None
+            if isinstance(cfg[item], bool):
+                parser.add_argument("--" + item, type=ast.literal_eval, default=cfg[item], choices=choice,
+                                    help=help_description)
+            else:
+                parser.add_argument("--" + item, type=type(cfg[item]), default=cfg[item], choices=choice,
+                                    help=help_description)
+    args = parser.parse_args()
+    return args
+
+
+def parse_yaml(yaml_path):
+    with open(yaml_path, 'r') as fin:
+        try:
+            cfgs = yaml.load_all(fin.read(), Loader=yaml.FullLoader)
+            cfgs = [x for x in cfgs]
+            if len(cfgs) == 1:
+                cfg_helper = {}
+                cfg = cfgs[0]
+                cfg_choices = {}
+            elif len(cfgs) == 2:
+                cfg, cfg_helper = cfgs
+                cfg_choices = {}
+            elif len(cfgs) == 3:
+                cfg, cfg_helper, cfg_choices = cfgs
+            else:
+                raise ValueError("too many documents")
+            print(cfg_helper)
+        except:
+            raise ValueError("not read")
+    return cfg, cfg_helper, cfg_choices
+
+
+def merge(args, cfg):
+    args_var = vars(args)
+    for item in args_var:
+        cfg[item] = args_var[item]
+    return cfg
+
+
+def get_config():
+    parser = argparse.ArgumentParser(description="config", add_help=False)
+    current_dir = os.path.dirname(os.path.abspath(__file__))
+    parser.add_argument("--config_path", type=str, default=os.path.join(current_dir, "../default_config.yaml"),
+                        help="the YAML")
+    path_args, _ = parser.parse_known_args()
+    default, helper, choices = parse_yaml(path_args.config_path)
+    args = parse_cli_to_yaml(parser=parser, cfg=default, helper=helper, choices=choices, cfg_path=path_args.config_path)
+    final_config = merge(args, default)
+    pprint(final_config)
+    return Config(final_config)
+
+config = get_config()
+'''
+
+YAML = "# profiling\nlr: 0.1\nname: 'yolo'\nneed_profiler: 0\nrun_profiler: False\nprof_dir: './prof'\n"
+
+TRAIN = '''\
+import mindspore as ms
+from model_utils.config import config
+
+
+def network_init(args):
+    profiler = None
+    if args.need_profiler:
+        profiler = ms.Profiler(output_path=args.prof_dir)
+    return profiler
+
+
+def run_train():
+    network_init(config)
+
+
+if __name__ == "__main__":
+    run_train()
+'''
+
+DIRECT = '''\
+import mindspore as ms
+from model_utils.config import config
+
+if config.run_profiler:
+    profiler = ms.Profiler(output_path=config.prof_dir)
+'''
+
+
+def _answer(capsys, tmp_path, train=TRAIN, config=CONFIG, yaml=YAML, flags=""):
+    (tmp_path / "model_utils").mkdir()
+    (tmp_path / "model_utils" / "__init__.py").write_text("")
+    (tmp_path / "model_utils" / "config.py").write_text(config)
+    (tmp_path / "default_config.yaml").write_text(yaml)
+    (tmp_path / "train.py").write_text(train)
+    (tmp_path / "run.sh").write_text(f"python3 train.py --lr=0.01 {flags}\n")
+    main(["emulate", "--cwd", str(tmp_path), "--", "bash", "run.sh"])
+    return [line for line in capsys.readouterr().out.splitlines() if line.startswith(("train.py", "usable"))]
+
+
+OFF = ("line 8: not run in this launch: `args.need_profiler` is false in this launch (need_profiler: 0 in "
+       "default_config.yaml:4, and the launcher does not pass --need_profiler (--need_profiler=1 would switch it on))")
+
+
+def test_the_yaml_switches_it_off(capsys, tmp_path):
+    assert _answer(capsys, tmp_path) == [f"train.py: MindSpore's profiler is off: {OFF}", f"usable data: no ({OFF})"]
+
+
+def test_the_launch_switches_it_on(capsys, tmp_path):
+    assert _answer(capsys, tmp_path, flags="--need_profiler=1") == [
+        "train.py: MindSpore's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]
+
+
+def test_its_yaml_value_is_the_output_path(capsys, tmp_path, monkeypatch):
+    # not a launch: the YAML's value is the flag's default, as an argparse default is (before: not known here)
+    _answer(capsys, tmp_path, DIRECT)
+    monkeypatch.chdir(tmp_path)
+    main(["emulate", "train.py"])
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == (f"train.py:5 Profiler: COLLECTS from its construction until stop()/analyse() into "
+                      f"{tmp_path}/prof (when config.run_profiler)")
+    assert out[5] == f"  output directory: {tmp_path}/prof (output_path)"
+
+
+def test_a_bool_key_given_as_a_literal(capsys, tmp_path):
+    off = ("line 5: not run in this launch: `config.run_profiler` is false in this launch (run_profiler: False in "
+           "default_config.yaml:5, and the launcher does not pass --run_profiler (--run_profiler=True would switch "
+           "it on))")
+    assert _answer(capsys, tmp_path, DIRECT) == [f"train.py: MindSpore's profiler is off: {off}",
+                                                 f"usable data: no ({off})"]
+
+
+def test_a_bool_key_switched_on(capsys, tmp_path):
+    assert _answer(capsys, tmp_path, DIRECT, flags="--run_profiler=True")[-1] == "usable data: yes"
+
+
+def test_another_yaml_given_by_config_path(capsys, tmp_path):
+    (tmp_path / "other.yaml").write_text(YAML.replace("need_profiler: 0", "need_profiler: 1"))
+    assert _answer(capsys, tmp_path, flags="--config_path=other.yaml")[-1] == "usable data: yes"
+
+
+def test_a_config_path_not_known_leaves_the_condition(capsys, tmp_path):
+    assert _answer(capsys, tmp_path, flags='--config_path="$CFG"')[-1] == "usable data: yes (where its conditions hold)"
+
+
+def test_an_option_not_in_the_yaml_keeps_the_condition(capsys, tmp_path):
+    # argparse stops on it, or takes it as an abbreviation (`--need_prof=1` is --need_profiler=1): not decided here
+    assert _answer(capsys, tmp_path, flags="--need_prof=1")[-1] == "usable data: yes (where its conditions hold)"
+
+
+@pytest.mark.parametrize("edit", [
+    # the YAML's values copied over the flags: not the shape read
+    ("        cfg[item] = args_var[item]\n", "        args_var[item] = cfg[item]\n"),
+    # another module-level statement
+    ("config = get_config()\n", "config = get_config()\nconfig.need_profiler = 1\n"),
+])
+def test_another_shape_keeps_the_condition(capsys, tmp_path, edit):
+    assert _answer(capsys, tmp_path, config=CONFIG.replace(*edit))[-1] == \
+        "usable data: yes (where its conditions hold)"
+
+
+@pytest.mark.parametrize("text", ["a: 1\n---\n{}\n---\n{}\n---\n{}\n", "- 1\n", "1: a\n", "a: !!python/tuple [1]\n"])
+def test_a_yaml_not_read_as_the_module_reads_it(text):
+    assert yaml_config._keys(text) is None
+
+
+def test_the_keys_and_their_lines():
+    keys = yaml_config._keys(YAML + "lst: [1]\n---\nneed_profiler: help\n---\nname: [yolo, v3]\n")
+    assert {k: (v.value, v.line, v.choices) for k, v in keys.items()} == {
+        "lr": (0.1, 2, None), "name": ("yolo", 3, ["yolo", "v3"]), "need_profiler": (0, 4, None),
+        "run_profiler": (False, 5, None), "prof_dir": ("./prof", 6, None)}
