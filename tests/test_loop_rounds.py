@@ -286,3 +286,15 @@ def test_a_cd_in_a_list_put_in_the_background_leaves_the_shell_where_it_was(tmp_
     w = Walk(str(tmp_path / "run.sh")).run()
     a, b = [c for c in w.commands if c.words[0].text == "python3"]
     assert (a.cwd, b.cwd) == ((str(tmp_path / "sub"),), (str(tmp_path),))
+
+
+def test_a_loop_body_is_read_in_time_that_grows_with_its_length():
+    # the variables a counted loop's body sets were searched with two blank runs side by side after `((`: a body
+    # holding `((` and 30,000 blanks took 8.7 s to walk (the square of the blanks); now linear
+    from evalfiles import deadline
+    from flake8_npuprof.shell.walk import Walk
+    text = ("for i in 0 1; do\n  mkdir ./d$i; cd ./d$i || exit\n  python3 train.py\n  cd ..\n  echo \"((" +
+            " " * 100000 + "!\"\ndone\n")
+    with deadline(2, "a walk of a loop body holding `((` and 100,000 blanks"):
+        w = Walk("run.sh").run(text)
+    assert [c.line for c in w.commands if c.words and c.words[0].text == "python3"] == [3]
