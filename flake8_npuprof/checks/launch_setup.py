@@ -36,7 +36,7 @@ def flag_table(ctx) -> Dict[str, FlagDef]:
             if module.may_define_flags:         # else it defines none, and is not indexed to learn that
                 flags.extend(module.resolver.flags)
                 # mindspore-ai/models' config.py: a flag for each key of the YAML this launch makes it read
-                table.update((o, FlagDef(*f)) for o, f in yaml_flags(module, ctx.resolver.given) if o not in table)
+                table.update((o, f) for o, f in yaml_flags(module, ctx.resolver.given) if o not in table)
     for f in flags:
         if f.kind == "absl":
             table.setdefault(f"--{f.dest}", f)

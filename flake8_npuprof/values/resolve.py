@@ -17,10 +17,11 @@ import ast
 import builtins
 import os
 import unicodedata
-from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..source.sites import LAST_POS, Binding, Scope, Sites, call_name, dotted
 from ..source.text import SourceText, StrBuilder, StrValue, decode_piece, literal_value, scan_pieces, LiteralError
+from .flag_def import FlagDef
 from .held_args import holds_parse_result
 from .passed_args import parameter_of, passes_parse_result, returned_parse_result
 from .reader import BUDGET_REASON, BYTES_WRAPPERS, STR_WRAPPERS, Scalars, Strings
@@ -48,19 +49,6 @@ DEFINE_TYPES = {"string": str, "enum": str, "bool": bool, "boolean": bool, "inte
 
 
 _new_tuple = tuple.__new__        # a FlagDef without the namedtuple's own __new__ or _replace (see _collect_flags)
-
-
-class FlagDef(NamedTuple):
-    dest: str
-    option: str             # as the user types it: --profiling_dump_path
-    kind: str               # "absl" or "argparse"
-    py_type: Optional[type]
-    default: Optional[ast.AST]
-    has_default: bool
-    call: ast.Call
-    scope: Scope
-    action: str = ""
-    type_node: Optional[ast.AST] = None
 
 
 class Resolver:

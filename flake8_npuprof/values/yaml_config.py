@@ -20,6 +20,9 @@ import hashlib
 import os
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
+from ..source.files import rel_path
+from .flag_def import FlagDef
+
 FACTS = ("python.yaml_config_module",)      # data/sources.json
 
 # The digests (_digest) of the parts' shapes read and run, and how many of mindspore-ai/models' 220 copies at eab643f
@@ -186,43 +189,20 @@ def type_name(value) -> str:
     return "literal_eval" if isinstance(value, bool) else type(value).__name__
 
 
-def rel(path: str, base: str) -> str:
-    try:
-        out = os.path.relpath(path, base)
-    except ValueError:
-        return path
-    return os.path.basename(path) if out.startswith("..") else out.replace(os.sep, "/")
-
-
-class YamlFlag(NamedTuple):
-    """A flag the module's parser makes from a YAML key: values/resolve.FlagDef's fields, in its order (not imported
-    here: resolve imports passed_args, which asks this module)."""
-    dest: str
-    option: str
-    kind: str
-    py_type: Optional[type]
-    default: Optional[ast.AST]
-    has_default: bool
-    call: ast.Call
-    scope: Any
-    action: str = ""
-    type_node: Optional[ast.AST] = None
-
-
-def flag_defs(module, shape: Shape, loaded: Loaded) -> List[Tuple[str, YamlFlag]]:
+def flag_defs(module, shape: Shape, loaded: Loaded) -> List[Tuple[str, FlagDef]]:
     """(option, flag) of each flag the module's parser makes from the YAML, for the launch's words to be bound to."""
     out = []
     scope = module.sites.module
     for k, key in loaded.keys.items():
         option = "--" + k
-        at = f"{rel(loaded.path, os.path.dirname(module.path))}:{key.line}"
+        at = f"{rel_path(loaded.path, os.path.dirname(module.path))}:{key.line}"
         call = ast.Call(func=ast.Name(id="add_argument"), args=[ast.Constant(option)],
                         keywords=[ast.keyword(arg="yaml", value=ast.Constant(at))], lineno=key.line, col_offset=0)
         kind = type_name(key.value)
         type_node = ast.Attribute(value=ast.Name(id="ast"), attr="literal_eval") if kind == "literal_eval" else \
             ast.Name(id=kind)
         default = ast.Constant(key.value)
-        out.append((option, YamlFlag(k, option, "argparse", type(key.value), default, True, call, scope, "", type_node)))
+        out.append((option, FlagDef(k, option, "argparse", type(key.value), default, True, call, scope, "", type_node)))
     return out
 
 
@@ -252,7 +232,7 @@ def loaded_for(module, shape: Shape, given) -> Optional[Loaded]:
     return load(module.path, shape, config_path, cwd)
 
 
-def yaml_flags(module, given) -> List[Tuple[str, YamlFlag]]:
+def yaml_flags(module, given) -> List[Tuple[str, FlagDef]]:
     """The flags a recognised module's parser makes for this launch (flag_defs); none for another module."""
     shape = module_shape(module)
     loaded = loaded_for(module, shape, given) if shape is not None else None
@@ -279,14 +259,14 @@ def value_in(lookup, module, name: str, key: str, anchor, switch: bool) -> Optio
     from .ops import C, Opaque, S, U
     from ..source.text import StrValue
     k = loaded.keys[key]
-    at = f"{rel(loaded.path, os.path.dirname(lookup.filename))}:{k.line}"
+    at = f"{rel_path(loaded.path, os.path.dirname(lookup.filename))}:{k.line}"
     flag = dict(flag_defs(module, shape, loaded))["--" + key]
     option = "--" + key
     if given is not None:
         unbound = [w for w in getattr(given, "unbound", ()) if w.startswith("--")]
         if unbound:
             return [U(f"{unbound[0].split('=')[0]} from {getattr(given, 'where', 'the launch')} is no flag "
-                      f"{rel(loaded.path, os.path.dirname(lookup.filename))} makes: argparse stops on it unless it is "
+                      f"{rel_path(loaded.path, os.path.dirname(lookup.filename))} makes: argparse stops on it unless it is "
                       "an abbreviation of one", type(k.value))]
         passed = given_values(flag, given)
         if passed is not None:
