@@ -28,7 +28,8 @@ def build_parser(command: Optional[str] = None) -> Parser:
     from .commands.runner import (_add_file_options, _add_fix_options, _add_output_options, _add_run_options,
                                   _add_selection_options, _add_target_options)
     parser = Parser(
-        prog="npuprof", description="Static checks for Ascend NPU profiling setup in TensorFlow scripts.")
+        prog="npuprof", description="Static checks for Ascend NPU profiling setup in TensorFlow, torch_npu and "
+                    "MindSpore scripts and their shell launchers.")
     parser.add_argument("--version", action="version", version=f"npuprof {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
