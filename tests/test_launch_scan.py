@@ -1498,6 +1498,79 @@ def test_the_lines_searched_for_a_head_by_value_hold_every_match():
         _lines_by_value("\n" + " $" * 16000 + '"`' * 16000)
 
 
+def _heads_by_value_of_the_whole_text(text):
+    """_heads_by_value as it was before its keywords were looked for in its lines alone (9a124ab)."""
+    import bisect
+    from flake8_npuprof.engine.launch_scan import (_AFTER_HEAD_WORD, _BY_VALUE_SIGN, _HEAD_WORDS, _LONG_LINE,
+                                                   _lines_by_value, _parens)
+    if len(text) > _LONG_LINE and max(map(len, text.split("\n"))) > _LONG_LINE:
+        return None
+    out = []
+    k = text.find(")`")
+    if k >= 0:
+        positions, innermost = _parens(text)
+        while k >= 0:
+            i = bisect.bisect_left(positions, k)
+            opened = innermost[i - 1] if i else -1
+            if opened < 1 or text[opened - 1] != "$":
+                out.append(k + 1)
+            k = text.find(")`", k + 1)
+    text = "\n" + text
+    if "\\\n" in text:
+        text = text.replace("\\\n", "  ")
+    at = 0
+    for start in _lines_by_value(text):
+        end = text.find("\n", start + 1)
+        end = len(text) if end < 0 else end
+        m = _BY_VALUE_SIGN.search(text, max(at, start), end)
+        while m:
+            at = m.start("at")
+            c, before = text[at], text[at - 1] if at else ""
+            if c == "\n" and before == "\\" or c == "(" and before and before in "(=" or \
+                    c == "`" and not (before and before in "=(" or before.isspace()):
+                at += 1
+                m = _BY_VALUE_SIGN.search(text, at, end)
+                continue
+            line = text.rfind("\n", 0, at) + 1
+            if c in "|&" and text.rfind("[[", line, at) > text.rfind("]]", line, at):
+                at = m.end()
+                m = _BY_VALUE_SIGN.search(text, at, end)
+                continue
+            out.append(m.end() - 2)
+            at = m.end()
+            m = _BY_VALUE_SIGN.search(text, at, end)
+    for word in _HEAD_WORDS:
+        n = len(word)
+        k = text.find(word)
+        while k >= 0:
+            if text[k + n:k + n + 1] in (" ", "\t") and not (text[k - 1].isalnum() or text[k - 1] == "_"):
+                m = _AFTER_HEAD_WORD.match(text, k + n + 1)
+                if m:
+                    out.append(m.end() - 2)
+            k = text.find(word, k + 1)
+    return sorted(set(out))
+
+
+def test_the_heads_led_by_a_keyword_are_those_the_whole_text_holds():
+    """_heads_by_value looks for the heads a keyword leads (`then $c`) only in the lines _lines_by_value gives, joined:
+    the same answers as when it looked in the whole text (random texts, and launchers' shapes: keywords inside words,
+    at a line's end, `\\`-newlines, several lines asked)."""
+    import random
+    from flake8_npuprof.engine.launch_scan import _heads_by_value
+    pieces = ["\n", "\\\n", " ", "\t", ";", "&", "|", "{", "!", "(", ")", "`", "$", "$x", "${x}", '"', "'", "=", "x=",
+              "a[1]=", "then ", "do ", "undo ", "elif\t", "eval ", "time ", "nohup ", "if", "exec", "do", "x", "é"]
+    rnd = random.Random(16)
+    texts = ["".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 40))) for _ in range(6000)]
+    texts += ["if [ x$a = x ]; then $c; fi\nfor i in $*; do A=1 \"$f\" $i; done\necho $x\n",
+              "x=1\nwhile true; do\n  eval $cmd\ndone\ntime $PY x.py\nnohup\t${RUN} &\nthen",
+              "modified=$x\nelif $c\ndo\n$c\nuntil `t`; do :; done\nA=1 \\\nthen $c", "then $c\n" * 200]
+    heads = [_heads_by_value(t) for t in texts]
+    assert heads == [_heads_by_value_of_the_whole_text(t) for t in texts]
+    assert [_heads_by_value(t, True) != [] for t in texts] == [h != [] for h in heads]
+    assert sum(bool(h) for h in heads) > 2000 and sum(not h for h in heads) > 1000
+    assert _heads_by_value("a=1\nif x; then $c; fi\nf() { eval \"$d\"; }\n") == [15, 34]
+
+
 def _plain_in_substitution(text, at):
     depth = 0
     for k in range(at - 1, -1, -1):
