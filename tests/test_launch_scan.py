@@ -1560,7 +1560,7 @@ def test_the_heads_led_by_a_keyword_are_those_the_whole_text_holds():
     pieces = ["\n", "\\\n", " ", "\t", ";", "&", "|", "{", "!", "(", ")", "`", "$", "$x", "${x}", '"', "'", "=", "x=",
               "a[1]=", "then ", "do ", "undo ", "elif\t", "eval ", "time ", "nohup ", "if", "exec", "do", "x", "é"]
     rnd = random.Random(16)
-    texts = ["".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 40))) for _ in range(6000)]
+    texts = ["".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 40))) for _ in range(4000)]
     texts += ["if [ x$a = x ]; then $c; fi\nfor i in $*; do A=1 \"$f\" $i; done\necho $x\n",
               "x=1\nwhile true; do\n  eval $cmd\ndone\ntime $PY x.py\nnohup\t${RUN} &\nthen",
               "modified=$x\nelif $c\ndo\n$c\nuntil `t`; do :; done\nA=1 \\\nthen $c", "then $c\n" * 200]
@@ -1569,6 +1569,39 @@ def test_the_heads_led_by_a_keyword_are_those_the_whole_text_holds():
     assert [_heads_by_value(t, True) != [] for t in texts] == [h != [] for h in heads]
     assert sum(bool(h) for h in heads) > 2000 and sum(not h for h in heads) > 1000
     assert _heads_by_value("a=1\nif x; then $c; fi\nf() { eval \"$d\"; }\n") == [15, 34]
+
+
+# _BY_VALUE_REST as it was (9a124ab): the name and the value's pieces given back one by one when what follows fails
+_BY_VALUE_REST_BACKTRACKING = r"""[ \t]*(?:[A-Za-z_]\w*(?:\[[^]\n]*\])?\+?=(?:[^\s;&|$`'"()\\]|\$\w+(?!\w)|\$\{[^}\s]*\}""" \
+                              r"""|"[^"\n]*"|'[^'\n]*'|\$\([^()\n]*\)|`[^`\n]*`)*[ \t]+)*"?[$`]"""
+
+
+def test_a_head_by_value_s_assignments_are_read_as_when_they_were_given_back():
+    """_BY_VALUE_REST takes an assignment's name and value whole (no piece of a value starts with a blank or with what
+    another starts with): from every place of random texts and launchers' lines, the same matches as the pattern that
+    gave them back one by one, and a long value read in time that grows with it."""
+    import random
+    from evalfiles import deadline
+    from flake8_npuprof.engine.launch_scan import _AFTER_HEAD_WORD, _BY_VALUE_SIGN
+    head = r"""(?P<at>\n|;|&|\||\{|!|\)(?!`)|\((?!\()|`(?!`))"""
+    pairs = [(_BY_VALUE_SIGN, re.compile(head + _BY_VALUE_REST_BACKTRACKING)),
+             (_AFTER_HEAD_WORD, re.compile(_BY_VALUE_REST_BACKTRACKING))]
+    pieces = ["\n", " ", "\t", ";", "&", "|", "{", "!", "(", ")", "`", "$", "$x", "${x}", "$(a b)", '"', "'", "=", "x=",
+              "a[1]=", "+=", "y", "\\", "]", "[", "_", "1", "é", '"a b"', "'c d'", "`e f`", "$((1))"]
+    rnd = random.Random(59)
+    texts = ["".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 24))) for _ in range(2500)]
+    texts += ["\ncur_path=`echo $(cd $(dirname $0);pwd)`\nNetwork=`echo $x | awk -F\"/\" '{print $(NF-1)}'`\n",
+              "\nA=1 B=\"$x y\" C=${d}/e $run\nfor i in $*; do x[1]+=$i\t$c; done\n{ L=a\\ b $c; }"]
+    found = 0
+    for text in texts:
+        for at in range(len(text)):
+            for new, old in pairs:
+                a, b = new.match(text, at), old.match(text, at)
+                assert (a and a.span()) == (b and b.span()), (text, at)
+                found += a is not None
+    assert found > 3000
+    with deadline(1, "a value of 60,000 pieces"):
+        assert _AFTER_HEAD_WORD.match(" x=" + "a$b" * 20000 + "(") is None
 
 
 def _plain_in_substitution(text, at):
