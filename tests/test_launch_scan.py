@@ -1887,6 +1887,26 @@ def test_the_computed_name_is_that_of_the_patterns_searched_alone():
     assert firsts == set(range(len(plain))) - {3}       # (each pattern's match is the answer for some text)
 
 
+def test_the_computed_name_is_the_same_where_lines_were_found_clean_before():
+    """_computed searches the patterns read in a line only in the lines no earlier text found clean (and the text's
+    first): texts made of lines drawn from one pool, most of them seen before, have the answers of the patterns
+    searched in the whole text (a `.p\\`, line break, `y` and `${a[`, line, `]/` go on past a line: searched whole)."""
+    import random
+    from flake8_npuprof.engine import launch_scan
+    pieces = ["$", "${", "}", "{", "1", "x", ":", " ", "-", "set", ".", "p", "s", "y", "h", '"', "'", "\\", "`", ")",
+              "(", "=", "%", "#", "[0]", "echo ", "/", "m", "python ", "é", "$a", "]"]
+    rnd = random.Random(16)
+    pool = ["".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 8))) for _ in range(300)]
+    pool += ["cd $(dirname $0)", "python3 ./train.py --data_path=$1", "${a[0", "]/x", "x.p\\", "y", "a=1", ""]
+    launch_scan._clean.clear()
+    texts = ["\n".join(rnd.choice(pool) for _ in range(rnd.randint(1, 12))) for _ in range(6000)]
+    answers = [launch_scan._computed(t) for t in texts]
+    assert answers == [_plain_computed(t) for t in texts]
+    assert len(launch_scan._clean) > 50 and 1000 < sum(a is None for a in answers) < 5000
+    launch_scan._clean.update(["]/x", "y"])     # (clean in a text: `]/x` after `${a[0` and `y` after `x.p\\` are not)
+    assert launch_scan._computed("a\n${a[0\n]/x") == "${a[0\n]/" and launch_scan._computed("a\nx.p\\\ny") == "\\\ny"
+
+
 def test_the_parentheses_are_those_a_search_for_either_finds():
     """_parens finds each `(` and `)` by splitting the text at it: the places and innermost open `(` a search for either
     gives."""

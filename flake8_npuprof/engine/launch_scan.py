@@ -70,7 +70,7 @@ from operator import add, contains
 from types import ModuleType
 from typing import Dict, FrozenSet, List, Optional, Set, Tuple
 
-from ..checks.shell_scan import JOINED, JOINED_SEARCHES, may_have_setups as _may_have_setups, may_start
+from ..checks.shell_scan import JOINED, JOINED_SEARCHES, Gated, may_have_setups as _may_have_setups, may_start
 from ..shell.state import MAX_COMMANDS, MAX_SOURCED
 from ..shell.words import MAX_LAUNCHER
 from ..source import observed
@@ -249,8 +249,25 @@ _WRITTEN = re.compile(r"\\[^\w]|[^\\\[\](){}.?*+|^$]")
 
 def _computed(text: str) -> Optional[str]:
     """The first of _COMPUTED's in the text (`set --` only where a word starts), or None."""
-    first: Optional[Tuple[int, str]] = None
-    for lead, pattern in _COMPUTED_SEARCHES:
+    lines = text.split("\n")
+    fresh = [line for line in lines[1:] if line not in _clean]
+    local = text if len(fresh) == len(lines) - 1 else "\n".join([lines[0], *fresh])
+    found = _first_computed(local, _IN_LINES)
+    if found is None:                   # (none in the text's lines: none in the lines known clean either)
+        if len(_clean) + len(fresh) > MAX_CLEAN:
+            _clean.clear()
+        _clean.update(fresh)
+    elif local is not text:
+        found = _first_computed(text, _IN_LINES)    # (where in the text)
+    across = _first_computed(text, _ACROSS_LINES)
+    first = min(filter(None, (found, across)), default=None)
+    return None if first is None else first[2]
+
+
+def _first_computed(text: str, searches) -> Optional[Tuple[int, int, str]]:
+    """(start, index in _COMPUTED_SEARCHES, text) of the first match of these searches in the text, or None."""
+    first: Optional[Tuple[int, int, str]] = None
+    for i, lead, pattern in searches:
         if lead not in text:                # (a search costs ~5 instructions a character)
             continue
         if pattern is _COMPUTED[1]:         # (its index searched in time that grows with the text: _first_sliced)
@@ -259,12 +276,26 @@ def _computed(text: str) -> Optional[str]:
             m = pattern.search(text)
             found = (m.start(), m.group()) if m else None
         if found and (first is None or found[0] < first[0]):
-            first = found
-    return None if first is None else first[1]
+            first = (found[0], i, found[1])
+    return first
 
 
 # (each with its lead; JOINED's `-m` after a head by value searched with its lookbehinds last: shell_scan.HeadLast)
 _COMPUTED_SEARCHES = tuple(zip(map(_lead, _COMPUTED), _COMPUTED[:len(_COMPUTED) - len(JOINED)] + JOINED_SEARCHES))
+# _COMPUTED_SEARCHES whose matches are in a line, each read from the line break before it to the one after it (or the
+# text's start and end), and those that may go on past it or hold one (`${a[` to a `]` on another line, `x.p\`, line
+# break, `y`; the Gated, `python \`, line break, `-mx`, searched only where their gate finds a joined `-m`): the first
+# are searched only in the lines not found clean before (the text's first line always, at the text's start), as a
+# text of those lines (launchers of a project, and of many, share most of their lines: over the 166 texts p130's
+# launchers scan, 45 % of their characters are in lines an earlier text held)
+_IN_LINES = tuple((i, lead, p) for i, (lead, p) in enumerate(_COMPUTED_SEARCHES)
+                  if not isinstance(p, Gated) and p is not _COMPUTED[1] and "\\n" not in p.pattern)
+_ACROSS_LINES = tuple((i, lead, p) for i, (lead, p) in enumerate(_COMPUTED_SEARCHES)
+                      if (i, lead, p) not in _IN_LINES)
+# the lines, but a text's first, of texts where no search of _IN_LINES found anything (kept while the process lives, as
+# _texts is: a line's answer depends on the line alone)
+_clean: Set[str] = set()
+MAX_CLEAN = 50000
 
 
 _MAX_GIVEN = 256        # commands headed by an expansion a text may have (_given_source lexes each one's line)
