@@ -410,7 +410,7 @@ class _Text:
                 self._body(named[1], named[0], named[0], m.end(), text, bodies, brace_body)
                 if self.why:
                     return
-        back = text[::-1] if ".py" in text or ".sh" in text else ""    # (_word_before's)
+        back = _reversed(text) if ".py" in text or ".sh" in text else ""     # (_word_before's; kept for _command_start)
         for m in _PY.finditer(text) if ".py" in text else ():
             at, word = _word_before(text, m.end(), back)
             head, _, name = word.rpartition("/")
