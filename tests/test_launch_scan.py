@@ -1498,6 +1498,112 @@ def test_the_lines_searched_for_a_head_by_value_hold_every_match():
         _lines_by_value("\n" + " $" * 16000 + '"`' * 16000)
 
 
+def _heads_by_value_of_the_whole_text(text):
+    """_heads_by_value as it was before its keywords were looked for in its lines alone (9a124ab)."""
+    import bisect
+    from flake8_npuprof.engine.launch_scan import (_AFTER_HEAD_WORD, _BY_VALUE_SIGN, _HEAD_WORDS, _LONG_LINE,
+                                                   _lines_by_value, _parens)
+    if len(text) > _LONG_LINE and max(map(len, text.split("\n"))) > _LONG_LINE:
+        return None
+    out = []
+    k = text.find(")`")
+    if k >= 0:
+        positions, innermost = _parens(text)
+        while k >= 0:
+            i = bisect.bisect_left(positions, k)
+            opened = innermost[i - 1] if i else -1
+            if opened < 1 or text[opened - 1] != "$":
+                out.append(k + 1)
+            k = text.find(")`", k + 1)
+    text = "\n" + text
+    if "\\\n" in text:
+        text = text.replace("\\\n", "  ")
+    at = 0
+    for start in _lines_by_value(text):
+        end = text.find("\n", start + 1)
+        end = len(text) if end < 0 else end
+        m = _BY_VALUE_SIGN.search(text, max(at, start), end)
+        while m:
+            at = m.start("at")
+            c, before = text[at], text[at - 1] if at else ""
+            if c == "\n" and before == "\\" or c == "(" and before and before in "(=" or \
+                    c == "`" and not (before and before in "=(" or before.isspace()):
+                at += 1
+                m = _BY_VALUE_SIGN.search(text, at, end)
+                continue
+            line = text.rfind("\n", 0, at) + 1
+            if c in "|&" and text.rfind("[[", line, at) > text.rfind("]]", line, at):
+                at = m.end()
+                m = _BY_VALUE_SIGN.search(text, at, end)
+                continue
+            out.append(m.end() - 2)
+            at = m.end()
+            m = _BY_VALUE_SIGN.search(text, at, end)
+    for word in _HEAD_WORDS:
+        n = len(word)
+        k = text.find(word)
+        while k >= 0:
+            if text[k + n:k + n + 1] in (" ", "\t") and not (text[k - 1].isalnum() or text[k - 1] == "_"):
+                m = _AFTER_HEAD_WORD.match(text, k + n + 1)
+                if m:
+                    out.append(m.end() - 2)
+            k = text.find(word, k + 1)
+    return sorted(set(out))
+
+
+def test_the_heads_led_by_a_keyword_are_those_the_whole_text_holds():
+    """_heads_by_value looks for the heads a keyword leads (`then $c`) only in the lines _lines_by_value gives, joined:
+    the same answers as when it looked in the whole text (random texts, and launchers' shapes: keywords inside words,
+    at a line's end, `\\`-newlines, several lines asked)."""
+    import random
+    from flake8_npuprof.engine.launch_scan import _heads_by_value
+    pieces = ["\n", "\\\n", " ", "\t", ";", "&", "|", "{", "!", "(", ")", "`", "$", "$x", "${x}", '"', "'", "=", "x=",
+              "a[1]=", "then ", "do ", "undo ", "elif\t", "eval ", "time ", "nohup ", "if", "exec", "do", "x", "é"]
+    rnd = random.Random(16)
+    texts = ["".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 40))) for _ in range(4000)]
+    texts += ["if [ x$a = x ]; then $c; fi\nfor i in $*; do A=1 \"$f\" $i; done\necho $x\n",
+              "x=1\nwhile true; do\n  eval $cmd\ndone\ntime $PY x.py\nnohup\t${RUN} &\nthen",
+              "modified=$x\nelif $c\ndo\n$c\nuntil `t`; do :; done\nA=1 \\\nthen $c", "then $c\n" * 200]
+    heads = [_heads_by_value(t) for t in texts]
+    assert heads == [_heads_by_value_of_the_whole_text(t) for t in texts]
+    assert [_heads_by_value(t, True) != [] for t in texts] == [h != [] for h in heads]
+    assert sum(bool(h) for h in heads) > 2000 and sum(not h for h in heads) > 1000
+    assert _heads_by_value("a=1\nif x; then $c; fi\nf() { eval \"$d\"; }\n") == [15, 34]
+
+
+# _BY_VALUE_REST as it was (9a124ab): the name and the value's pieces given back one by one when what follows fails
+_BY_VALUE_REST_BACKTRACKING = r"""[ \t]*(?:[A-Za-z_]\w*(?:\[[^]\n]*\])?\+?=(?:[^\s;&|$`'"()\\]|\$\w+(?!\w)|\$\{[^}\s]*\}""" \
+                              r"""|"[^"\n]*"|'[^'\n]*'|\$\([^()\n]*\)|`[^`\n]*`)*[ \t]+)*"?[$`]"""
+
+
+def test_a_head_by_value_s_assignments_are_read_as_when_they_were_given_back():
+    """_BY_VALUE_REST takes an assignment's name and value whole (no piece of a value starts with a blank or with what
+    another starts with): from every place of random texts and launchers' lines, the same matches as the pattern that
+    gave them back one by one, and a long value read in time that grows with it."""
+    import random
+    from evalfiles import deadline
+    from flake8_npuprof.engine.launch_scan import _AFTER_HEAD_WORD, _BY_VALUE_SIGN
+    head = r"""(?P<at>\n|;|&|\||\{|!|\)(?!`)|\((?!\()|`(?!`))"""
+    pairs = [(_BY_VALUE_SIGN, re.compile(head + _BY_VALUE_REST_BACKTRACKING)),
+             (_AFTER_HEAD_WORD, re.compile(_BY_VALUE_REST_BACKTRACKING))]
+    pieces = ["\n", " ", "\t", ";", "&", "|", "{", "!", "(", ")", "`", "$", "$x", "${x}", "$(a b)", '"', "'", "=", "x=",
+              "a[1]=", "+=", "y", "\\", "]", "[", "_", "1", "é", '"a b"', "'c d'", "`e f`", "$((1))"]
+    rnd = random.Random(59)
+    texts = ["".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 24))) for _ in range(2500)]
+    texts += ["\ncur_path=`echo $(cd $(dirname $0);pwd)`\nNetwork=`echo $x | awk -F\"/\" '{print $(NF-1)}'`\n",
+              "\nA=1 B=\"$x y\" C=${d}/e $run\nfor i in $*; do x[1]+=$i\t$c; done\n{ L=a\\ b $c; }"]
+    found = 0
+    for text in texts:
+        for at in range(len(text)):
+            for new, old in pairs:
+                a, b = new.match(text, at), old.match(text, at)
+                assert (a and a.span()) == (b and b.span()), (text, at)
+                found += a is not None
+    assert found > 3000
+    with deadline(1, "a value of 60,000 pieces"):
+        assert _AFTER_HEAD_WORD.match(" x=" + "a$b" * 20000 + "(") is None
+
+
 def _plain_in_substitution(text, at):
     depth = 0
     for k in range(at - 1, -1, -1):
@@ -1779,6 +1885,26 @@ def test_the_computed_name_is_that_of_the_patterns_searched_alone():
     firsts = {n for t, a in zip(texts, answers) for n, p in enumerate(plain) if a and p.search(t) and
               p.search(t).group() == a and n != 3}
     assert firsts == set(range(len(plain))) - {3}       # (each pattern's match is the answer for some text)
+
+
+def test_the_computed_name_is_the_same_where_lines_were_found_clean_before():
+    """_computed searches the patterns read in a line only in the lines no earlier text found clean (and the text's
+    first): texts made of lines drawn from one pool, most of them seen before, have the answers of the patterns
+    searched in the whole text (a `.p\\`, line break, `y` and `${a[`, line, `]/` go on past a line: searched whole)."""
+    import random
+    from flake8_npuprof.engine import launch_scan
+    pieces = ["$", "${", "}", "{", "1", "x", ":", " ", "-", "set", ".", "p", "s", "y", "h", '"', "'", "\\", "`", ")",
+              "(", "=", "%", "#", "[0]", "echo ", "/", "m", "python ", "é", "$a", "]"]
+    rnd = random.Random(16)
+    pool = ["".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 8))) for _ in range(300)]
+    pool += ["cd $(dirname $0)", "python3 ./train.py --data_path=$1", "${a[0", "]/x", "x.p\\", "y", "a=1", ""]
+    launch_scan._clean.clear()
+    texts = ["\n".join(rnd.choice(pool) for _ in range(rnd.randint(1, 12))) for _ in range(6000)]
+    answers = [launch_scan._computed(t) for t in texts]
+    assert answers == [_plain_computed(t) for t in texts]
+    assert len(launch_scan._clean) > 50 and 1000 < sum(a is None for a in answers) < 5000
+    launch_scan._clean.update(["]/x", "y"])     # (clean in a text: `]/x` after `${a[0` and `y` after `x.p\\` are not)
+    assert launch_scan._computed("a\n${a[0\n]/x") == "${a[0\n]/" and launch_scan._computed("a\nx.p\\\ny") == "\\\ny"
 
 
 def test_the_parentheses_are_those_a_search_for_either_finds():
