@@ -1647,6 +1647,21 @@ def test_a_head_by_value_is_searched_in_time_that_grows_with_the_text():
     assert _calls_by_value(short + "a!a=") is True
 
 
+def test_many_lines_of_heads_inside_values_are_left_to_the_walk():
+    """Each `{` of a line searched for heads by value may read on to the line's end: under _LONG_LINE, a line of 330
+    `{a=` took 7 ms, 256 KiB of them 2 s. Past _SIGN_WORK (length times head signs, summed over the lines searched)
+    the text is taken to may call by value (the walk decides); under it, the lines are searched as before."""
+    from evalfiles import deadline
+    from flake8_npuprof.engine.launch_scan import _SIGN_WORK, _heads_by_value
+    line = "{a=" * 330 + "\\ $c"                # 994 characters, 330 `{`, no head
+    fit = _SIGN_WORK // ((len(line) + 1) * 330)
+    assert fit == 6
+    assert _heads_by_value("f() { :; }\n" + "\n".join([line] * fit) + "\n") == []
+    assert _heads_by_value("f() { :; }\n" + "\n".join([line] * (fit + 1)) + "\n") is None
+    with deadline(2, "256 KiB of lines of heads inside values"):
+        assert _heads_by_value("f() { :; }\n" + "\n".join([line] * 264) + "\n") is None
+
+
 # ---------------------------------------------------------------- review13: launchers the scan settled while their walk
 # found something (each case failed at 280cd7a: settled, or not walked at all by checks/shell_scan.py)
 

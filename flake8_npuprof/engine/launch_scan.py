@@ -1469,6 +1469,10 @@ _AFTER_HEAD_WORD = re.compile(_BY_VALUE_REST)
 
 
 _LONG_LINE = 1024       # (the longest line of the zoos' 4,110 launchers: 2,202 characters, in two with no function)
+# (each head sign of a searched line may read on to the line's end: a line of 330 `{a=` took 7 ms, 256 KiB of them
+# 2 s; the most any of the zoos' and p130's 4,731 launchers asks, line length times its signs summed, is 47,758)
+_SIGNS = "{!(|&;`"
+_SIGN_WORK = 2_000_000
 
 
 def _calls_by_value(text: str) -> bool:
@@ -1481,7 +1485,8 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
     _BY_VALUE: at a line's start, not a `\\`-newline's; after an operator, a `(` not after `(` or `=`, a backtick
     after a blank, `=` or `(`, or one of _HEAD_WORDS starting a word; not after a `||` or `&&` inside `[[ ]]`, which
     joins tests, not commands), or a backtick after a `)` that closes no `$(` (a case pattern's: `` x)`echo $c`;; ``,
-    whose output the walk runs); None where a line is over _LONG_LINE (not known). first: the first alone."""
+    whose output the walk runs); None where a line is over _LONG_LINE, or the lines searched hold more than
+    _SIGN_WORK of length times head signs (not known). first: the first alone."""
     if len(text) > _LONG_LINE and max(map(len, text.split("\n"))) > _LONG_LINE:
         return None     # (a `{` or `!` head inside a value reads on to the line's end again: time as its square)
     out: List[int] = []
@@ -1500,11 +1505,14 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
     if "\\\n" in text:                  # (bash joins a `\\`-newline: `A=1 \\`, newline, `$c envx` is `A=1 $c envx`)
         text = text.replace("\\\n", "  ")
     search = _BY_VALUE_SIGN.search
-    at = 0
+    at = work = 0
     lines = []                          # (start, end) of each line searched
     for start in _lines_by_value(text):     # (a match holds no line break but its head's: it is in its line)
         end = text.find("\n", start + 1)
         end = len(text) if end < 0 else end
+        work += (end - start) * sum(text.count(c, start, end) for c in _SIGNS)
+        if work > _SIGN_WORK:
+            return None
         lines.append((start, end))
         m = search(text, max(at, start), end)
         while m:
