@@ -4,6 +4,7 @@ hands the parameter parse_args()'s result; otherwise the launch's answer is unkn
 --prof decided `args.prof` whatever train() was called with)."""
 
 import ast
+import re
 
 import pytest
 
@@ -51,18 +52,25 @@ def _answer(capsys, project, *args):
     return capsys.readouterr().out.splitlines()[2:]
 
 
+# (the launcher's answer names the script's lines with the script: its subject is the launcher; the flag that
+# would switch the store_true on is said)
 OFF = ["train.py: torch_npu's profiler is off: line 8: not run in this launch: `args.prof` is false in this launch "
-       "(the default of --prof, which the launcher does not pass)",
-       "usable data: no (line 8: not run in this launch: `args.prof` is false in this launch (the default of --prof, "
-       "which the launcher does not pass))"]
+       "(the default of --prof, which the launcher does not pass (--prof would switch it on))",
+       "usable data: no (line 8 of train.py: not run in this launch: `args.prof` is false in this launch (the "
+       "default of --prof, which the launcher does not pass (--prof would switch it on)))"]
 ON = ["train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]
+
+
+def _of_train(why):
+    """The reason as the launcher's answer quotes it: each line of the script it names said with the script."""
+    return re.sub(r"\b(lines? \d+)(?!\d)(?! of )", r"\1 of train.py", why)
 
 
 def _unknown(why, line=8):
     return [f"train.py: torch_npu's profiler: unknown: line {line}, when args.prof: steps 0-9; but whether "
             f"`args.prof` holds in this launch is not known: {why}",
-            f"usable data: unknown (run.sh:1: line {line}, when args.prof: steps 0-9; but whether `args.prof` holds "
-            f"in this launch is not known: {why})"]
+            f"usable data: unknown (run.sh:1: line {line} of train.py, when args.prof: steps 0-9; but whether "
+            f"`args.prof` holds in this launch is not known: {_of_train(why)})"]
 
 
 def test_the_flag_decides_the_profiler_through_two_calls(capsys, project):
@@ -292,10 +300,13 @@ def test_a_global_from_the_scripts_own_parse_function_is_decided_by_the_launch(c
 
 
 @pytest.mark.parametrize("edit, lines", [
-    ("", ["  `args.profiling` is false in this launch (the default of --profiling, which the launcher does not pass)",
+    # (type=ast.literal_eval: "True" is True)
+    ("", ["  `args.profiling` is false in this launch (the default of --profiling, which the launcher does not pass "
+          "(--profiling True would switch it on))",
           "train.py:20 npu_device: OFF: not run in this launch: `args.profiling` is false in this launch (the default "
-          "of --profiling, which the launcher does not pass): the adapter forwards profiling off, so GE falls back to "
-          "PROFILING_MODE/PROFILING_OPTIONS (profiling_mode=False does not switch off profiling enabled there)"]),
+          "of --profiling, which the launcher does not pass (--profiling True would switch it on)): the adapter "
+          "forwards profiling off, so GE falls back to PROFILING_MODE/PROFILING_OPTIONS (profiling_mode=False does "
+          "not switch off profiling enabled there)"]),
     # set_defaults may give it another default: not decided
     ("    parser.set_defaults(**{})\n",
      ["train.py:21 npu_device: COLLECTS training_trace into /tmp/out (when args.profiling)"]),
@@ -390,7 +401,8 @@ def test_a_function_of_an_imported_module_called_otherwise_is_unknown(capsys, tm
 def test_is_true_of_a_switch_is_decided(capsys, project):
     # `if args.profiling is True:` (AnimeFaceGAN): store_true gives the bool singletons, compared by identity
     (project / "train.py").write_text(TRAIN.replace("    if args.prof:", "    if args.prof is True:"))
-    assert _answer(capsys, project) == [s.replace("`args.prof` is false", "`args.prof is True` is false") for s in OFF]
+    assert _answer(capsys, project) == [s.replace("`args.prof` is false", "`args.prof is True` is false")
+                                        .replace(" (--prof would switch it on)", "") for s in OFF]
     assert _answer(capsys, project, "--prof") == ON
     (project / "train.py").write_text(TRAIN.replace("    if args.prof:", "    if args.prof is not None:"))
     assert _answer(capsys, project) == ON   # False is not None: the profiler runs without --prof too
