@@ -416,3 +416,54 @@ def test_a_name_bound_again_after_the_call_is_not_the_flags(capsys, project):
     assert _answer(capsys, project, "--prof") == _unknown(
         "line 18 calls train() with a args (args of main()) that is not shown to be parse_args()'s result: line 27 "
         "calls main() with a args that is not parse_args()'s result on every run: line 28 binds args again")
+
+
+# ModelZoo-PyTorch's MAE (`args = get_args_parser(); args = args.parse_args(); main(args)`) and BEiT (`opts, ds_init =
+# get_args()`, which ends in `return parser.parse_args(), ds_init`): the launch's flags reach main(); before, "line 24
+# calls main() with a args that is not parse_args()'s result" and the answer unknown
+@pytest.mark.parametrize("edit", [
+    (("    main(parser.parse_args())", "    args = parser\n    args = args.parse_args()\n    main(args)"),),
+    (("def main(args):", "def get_args(parser):\n    return parser.parse_args(), None\n\n\ndef main(args):"),
+     ("    main(parser.parse_args())", "    opts, ds_init = get_args(parser)\n    main(opts)")),
+    (("def main(args):", "def get_args(parser):\n    return parser.parse_known_args()\n\n\ndef main(args):"),
+     ("    main(parser.parse_args())", "    args, unknown = get_args(parser)\n    main(args)")),
+])
+def test_the_flags_rebound_or_returned_in_a_tuple_are_decided(capsys, project, edit):
+    text = TRAIN
+    for old, new in edit:
+        text = text.replace(old, new)
+    (project / "train.py").write_text(text)
+    assert _answer(capsys, project) == OFF
+    assert _answer(capsys, project, "--prof") == ON
+
+
+@pytest.mark.parametrize("edit, why", [
+    # the rebinding may not run before the call
+    (("    main(parser.parse_args())",
+      "    args = parser\n    if len(sys.argv) > 1:\n        args = args.parse_args()\n    main(args)"),
+     "line 29 calls main() with a args that is not parse_args()'s result"),
+    (("    main(parser.parse_args())", "    args = parser\n    for _ in range(1):\n        args = args.parse_args()\n"
+      "    main(args)"), "line 29 calls main() with a args that is not parse_args()'s result"),
+    # a function called in between may bind it again
+    (("    main(parser.parse_args())", "    args = parser\n    args = args.parse_args()\n    reset()\n    main(args)",
+      "def main(args):", "def reset():\n    global args\n    args = None\n\n\ndef main(args):"),
+     "line 34 calls main() with a args that is not parse_args()'s result"),
+    # the other item of the returned tuple
+    (("def main(args):", "def get_args(parser):\n    return None, parser.parse_args()\n\n\ndef main(args):",
+      "    main(parser.parse_args())", "    opts, ds_init = get_args(parser)\n    main(opts)"),
+     "line 31 calls main() with a args that is not parse_args()'s result"),
+    # a namespace built from the flags is not argparse's reading of this launch
+    (("    main(parser.parse_args())",
+      "    args = parser.parse_args()\n    args = argparse.Namespace(**vars(args))\n    main(args)"),
+     "line 28 calls main() with a args that is not parse_args()'s result"),
+])
+def test_the_flags_rebound_where_it_may_not_reach_the_call_are_unknown(capsys, project, edit, why):
+    text = TRAIN.replace("import argparse\n", "import argparse\nimport sys\n")
+    for k in range(0, len(edit), 2):
+        text = text.replace(edit[k], edit[k + 1])
+    (project / "train.py").write_text(text)
+    line = next(k for k, s in enumerate(text.splitlines(), 1) if "profile(" in s)
+    train = next(k for k, s in enumerate(text.splitlines(), 1) if s == "    train(args, None)")
+    assert _answer(capsys, project, "--prof") == _unknown(
+        f"line {train} calls train() with a args (args of main()) that is not shown to be parse_args()'s result: "
+        f"{why}", line)
