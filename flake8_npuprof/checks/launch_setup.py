@@ -384,8 +384,9 @@ def _unpassed(ctx, dest: str, given, plain: bool) -> str:
         on = {bool: "True", int: "1"}.get(type(value)) if plain and not value else None
         switch = f" ({flag.option}={on} would switch it on)" if on else ""
         return f"{dest}: {_shown(flag.default)} in {at}, and {_by(given)} does not pass {flag.option}{switch}"
-    switch = f" ({_switch(ctx, dest)} would switch it on)" if plain and _switch(ctx, dest) else ""
-    return f"the default of {_option(ctx, dest)}, which {_by(given)} does not pass{switch}"
+    words = _switch(ctx, dest) if plain else ""
+    return f"the default of {_option(ctx, dest)}, which {_by(given)} does not pass" + \
+        (f" ({words} would switch it on)" if words else "")
 
 
 # what argparse makes of "True" for a flag's type= (python 3.11 argparse calls it on the string): true for each;
@@ -508,7 +509,10 @@ def _rewritten(ctx) -> frozenset:
         return found
     out = set()
     parent = ctx.sites.parent.at
-    for n in ast.walk(ctx.tree):
+    text = ctx.src.text
+    # (most scripts name none of them: their tree is not walked)
+    nodes = ast.walk(ctx.tree) if "vars" in text or "__dict__" in text or "setattr" in text else ()
+    for n in nodes:
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr" and len(n.args) > 1 \
                 and not (isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str)):
             out.add(_dotted(n.args[0]))
