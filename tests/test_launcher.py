@@ -238,7 +238,7 @@ def test_flags_defined_in_a_sibling_module_and_passed_by_the_launcher(capsys):
     (f,) = check_launcher(text, str(sibling / "run_1p.sh"), Settings(target=T))
     line = text.splitlines()[f.line - 1]
     assert (f.code, f.line) == ("NPP106", 4) and line[f.col:f.end_col] == '"PipeUtilisation"'
-    assert f.message.endswith("(passed to train.py at line 4, read by its NpuOptimizer setup at line 11)")
+    assert f.message.endswith("(passed to train.py at line 4, read by its NpuOptimizer setup at line 11 of train.py)")
 
 
 @pytest.mark.parametrize("environ, verdict, text", [
