@@ -3,6 +3,8 @@ Decided by the launch where `cfg.prof` can hold nothing else when it is read; ot
 why. Before, any test of an attribute named like a flag the file assigns was left a condition ("yes (where its
 conditions hold)" without --prof)."""
 
+import re
+
 import pytest
 
 from flake8_npuprof.cli import main
@@ -48,9 +50,9 @@ def _answer(capsys, tmp_path, text, *args):
 
 
 OFF = ["train.py: torch_npu's profiler is off: line 18: not run in this launch: `cfg.prof` is false in this launch "
-       "(the default of --prof, which the launcher does not pass)",
-       "usable data: no (line 18: not run in this launch: `cfg.prof` is false in this launch (the default of --prof, "
-       "which the launcher does not pass))"]
+       "(the default of --prof, which the launcher does not pass (--prof would switch it on))",
+       "usable data: no (line 18 of train.py: not run in this launch: `cfg.prof` is false in this launch (the default "
+       "of --prof, which the launcher does not pass (--prof would switch it on)))"]
 ON = ["train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]
 
 
@@ -58,8 +60,13 @@ def _unknown(tmp_path, why, line=18):
     into = f"steps 0-9 into {tmp_path}/prof"
     return [f"train.py: torch_npu's profiler: unknown: line {line}, when cfg.prof: {into}; but whether "
             f"`cfg.prof` holds in this launch is not known: {why}",
-            f"usable data: unknown (run.sh:1: line {line}, when cfg.prof: {into}; but whether `cfg.prof` holds "
-            f"in this launch is not known: {why})"]
+            f"usable data: unknown (run.sh:1: line {line} of train.py, when cfg.prof: {into}; but whether `cfg.prof` "
+            f"holds in this launch is not known: {_of_train(why)})"]
+
+
+def _of_train(why):
+    """The reason as the launcher's answer quotes it: each line of the script it names said with the script."""
+    return re.sub(r"\b(lines? \d+(?:(?:, | to line )\d+)*)(?!\d)", r"\1 of train.py", why)
 
 
 @pytest.mark.parametrize("edit", [
@@ -165,10 +172,12 @@ main()
 
 
 @pytest.mark.parametrize("given, lines", [
-    ("", ["  `cfg.profiling` is false in this launch (the default of --profiling, which the launcher does not pass)",
+    ("", ["  `cfg.profiling` is false in this launch (the default of --profiling, which the launcher does not pass "
+          "(--profiling True would switch it on))",
           "train.py:18 npu_device: OFF: not run in this launch: `cfg.profiling` is false in this launch (the default "
-          "of --profiling, which the launcher does not pass): the adapter forwards profiling off, so GE falls back to "
-          "PROFILING_MODE/PROFILING_OPTIONS (profiling_mode=False does not switch off profiling enabled there)"]),
+          "of --profiling, which the launcher does not pass (--profiling True would switch it on)): the adapter "
+          "forwards profiling off, so GE falls back to PROFILING_MODE/PROFILING_OPTIONS (profiling_mode=False does "
+          "not switch off profiling enabled there)"]),
     ("--profiling=True", ["  `cfg.profiling` is true in this launch (--profiling=True from run.sh:1)",
                           "train.py:18 npu_device: COLLECTS training_trace into /tmp/out"]),
 ])

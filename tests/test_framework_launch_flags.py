@@ -40,10 +40,11 @@ def _run(tmp_path, words):
 
 def test_a_profiler_under_a_flag_the_launch_does_not_pass_is_off(tmp_path):
     report = _run(tmp_path, "")
-    why = "line 11: not run in this launch: `args.prof` is false in this launch (the default of --prof, which the " \
-        "launcher does not pass)"
-    assert report["usable"] is False and report["answer"]["why"] == why
-    assert report["unmodelled"] == f"main.py: torch_npu's profiler is off: {why}"
+    # (the launcher's answer names the script with its line; the flag that switches the store_true on is said)
+    why = "not run in this launch: `args.prof` is false in this launch (the default of --prof, which the launcher " \
+        "does not pass (--prof would switch it on))"
+    assert report["usable"] is False and report["answer"]["why"] == f"line 11 of main.py: {why}"
+    assert report["unmodelled"] == f"main.py: torch_npu's profiler is off: line 11: {why}"
 
 
 def test_a_profiler_under_a_flag_the_launch_passes_collects(tmp_path):
@@ -86,14 +87,14 @@ def _compound(tmp_path, guard, words):
 
 def test_one_false_term_of_an_and_makes_the_profiler_off(tmp_path):
     report = _compound(tmp_path, AND, "")
-    off = "line 11: not run in this launch: `args.prof` is false in this launch (the default of --prof, which the " \
-        "launcher does not pass)"
-    assert report["usable"] is False and report["answer"]["why"] == off
-    assert report["unmodelled"] == f"main.py: torch_npu's profiler is off: {off}"
+    off = "not run in this launch: `args.prof` is false in this launch (the default of --prof, which the launcher " \
+        "does not pass (--prof would switch it on))"
+    assert report["usable"] is False and report["answer"]["why"] == f"line 11 of main.py: {off}"
+    assert report["unmodelled"] == f"main.py: torch_npu's profiler is off: line 11: {off}"
     # --prof given: `args.rank == 1` is decided too (the default of --rank is 0), and both hold with --rank 1
     report = _compound(tmp_path, AND, "--prof")
-    assert report["usable"] is False and report["answer"]["why"] == "line 11: not run in this launch: `args.rank == " \
-        "1` is false in this launch (the default of --rank, which the launcher does not pass)"
+    assert report["usable"] is False and report["answer"]["why"] == "line 11 of main.py: not run in this launch: " \
+        "`args.rank == 1` is false in this launch (the default of --rank, which the launcher does not pass)"
     # both terms decided true: no longer a condition (before: "collects (when args.prof and args.rank == 1)" and
     # "usable data: yes (where its conditions hold)", though this launch passes --prof --rank 1)
     report = _compound(tmp_path, AND, "--prof --rank 1")
@@ -105,8 +106,9 @@ def test_one_false_term_of_an_and_makes_the_profiler_off(tmp_path):
 
 def test_one_true_term_of_an_or_makes_its_else_branch_off(tmp_path):
     report = _compound(tmp_path, ELSE, "")
-    assert report["answer"]["why"] == "line 13: not run in this launch: `args.prof` is false in this launch (the " \
-        "default of --prof, which the launcher does not pass)"
+    # (the test is the else branch's: no option is said to switch it on)
+    assert report["answer"]["why"] == "line 13 of main.py: not run in this launch: `args.prof` is false in this " \
+        "launch (the default of --prof, which the launcher does not pass)"
     assert _compound(tmp_path, ELSE, "--prof")["usable"] is True
 
 
@@ -118,7 +120,7 @@ def test_prof_config_path_beside_a_profiler_the_launch_leaves_off_is_unknown(tmp
     (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\nexport PROF_CONFIG_PATH=/tmp/cfg\npython3 main.py\n")
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert report["usable"] is None and report["answer"]["why"] == (
-        "run.sh:4: line 3: dynamic profiling (PROF_CONFIG_PATH): what is collected, and when, is read at run time "
+        "run.sh:4: line 3 of main.py: dynamic profiling (PROF_CONFIG_PATH): what is collected, and when, is read at run time "
         "from /tmp/cfg/profiler_config.json")
     # the profile() run, PROF_CONFIG_PATH not set: off beside nothing else is no, as before
     (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 main.py\n")
@@ -150,8 +152,8 @@ def test_the_default_a_launch_leaves_is_said_as_the_option_the_user_types(tmp_pa
     (tmp_path / "run.sh").write_text("#!/bin/bash\ncd $(dirname $0)\npython3 main.py\n")
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert report["usable"] is False and report["answer"]["why"] == (
-        "line 11: not run in this launch: `args.run_prof` is false in this launch (the default of --run-prof, which "
-        "the launcher does not pass)")
+        "line 11 of main.py: not run in this launch: `args.run_prof` is false in this launch (the default of "
+        "--run-prof, which the launcher does not pass (--run-prof would switch it on))")
 
 
 

@@ -2,6 +2,8 @@
 method (values/held_args.py). Decided where the attribute can hold nothing but parse_args()'s result; otherwise the
 launch's answer is unknown, with why (never the "yes" the profiler's own replay gives where its conditions hold)."""
 
+import re
+
 import pytest
 
 from flake8_npuprof.cli import main
@@ -57,16 +59,21 @@ def _answer(capsys, project, *args):
 def _unknown(why, into=""):
     return [f"train.py: torch_npu's profiler: unknown: line 13, when self.args.prof: steps 0-9{into}; but whether "
             f"`self.args.prof` holds in this launch is not known: {why}",
-            f"usable data: unknown (run.sh:1: line 13, when self.args.prof: steps 0-9{into}; but whether "
-            f"`self.args.prof` holds in this launch is not known: {why})"]
+            f"usable data: unknown (run.sh:1: line 13 of train.py, when self.args.prof: steps 0-9{into}; but whether "
+            f"`self.args.prof` holds in this launch is not known: {_of_train(why)})"]
+
+
+def _of_train(why):
+    """The reason as the launcher's answer quotes it: each line of the script it names said with the script."""
+    return re.sub(r"\b(lines? \d+)(?!\d)(?! of )", r"\1 of train.py", why)
 
 
 def test_the_flag_decides_the_profiler_through_the_attribute(capsys, project):
     assert _answer(capsys, project) == [
         "train.py: torch_npu's profiler is off: line 13: not run in this launch: `self.args.prof` is false in this "
-        "launch (the default of --prof, which the launcher does not pass)",
-        "usable data: no (line 13: not run in this launch: `self.args.prof` is false in this launch (the default of "
-        "--prof, which the launcher does not pass))"]
+        "launch (the default of --prof, which the launcher does not pass (--prof would switch it on))",
+        "usable data: no (line 13 of train.py: not run in this launch: `self.args.prof` is false in this launch (the "
+        "default of --prof, which the launcher does not pass (--prof would switch it on)))"]
     assert _answer(capsys, project, "--prof") == [
         "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]
 
@@ -75,8 +82,8 @@ def test_a_class_based_on_object_is_read_as_one_without_a_base(capsys, project):
     # Python 3's `class Trainer(object):` is `class Trainer:` (DynamicUNet's runner.py); before, "has a base"
     (project / "train.py").write_text(TRAIN.replace("class Trainer:", "class Trainer(object):"))
     assert _answer(capsys, project)[1] == (
-        "usable data: no (line 13: not run in this launch: `self.args.prof` is false in this launch (the default of "
-        "--prof, which the launcher does not pass))")
+        "usable data: no (line 13 of train.py: not run in this launch: `self.args.prof` is false in this launch (the "
+        "default of --prof, which the launcher does not pass (--prof would switch it on)))")
     # unless the file binds the name object to something else
     (project / "train.py").write_text(TRAIN.replace("class Trainer:", "object = dict\n\n\nclass Trainer(object):"))
     assert _answer(capsys, project)[1].endswith(
@@ -115,7 +122,7 @@ def test_an_attribute_that_may_hold_something_else_is_unknown(capsys, project, e
     line = 14 if "if model is None" in edit[1] or "name = " in edit[1] else 13
     # a flag changed through the attribute leaves the others read as the launch's: --prof-dir's default is the folder
     into = f" into {project}/prof" if "changes" in why else ""
-    assert _answer(capsys, project) == [s.replace("line 13,", f"line {line},") for s in _unknown(why, into)]
+    assert _answer(capsys, project) == [s.replace("line 13", f"line {line}", 1) for s in _unknown(why, into)]
 
 
 def test_the_script_alone_keeps_the_condition(capsys, project):
@@ -176,24 +183,24 @@ def test_a_profiler_started_only_under_the_flag(capsys, project):
     assert _answer(capsys, project) == [
         "train.py: torch_npu's profiler is off: line 16: not run in this launch: prof.start() (line 20) is not run: "
         "`self.config.profiling` is false in this launch (the default of --profiling, which the launcher does not "
-        "pass), so torch_npu never starts collecting",
-        "usable data: no (line 16: not run in this launch: prof.start() (line 20) is not run: `self.config.profiling` "
-        "is false in this launch (the default of --profiling, which the launcher does not pass), so torch_npu never "
-        "starts collecting)"]
+        "pass (--profiling would switch it on)), so torch_npu never starts collecting",
+        "usable data: no (line 16 of train.py: not run in this launch: prof.start() (line 20 of train.py) is not run: "
+        "`self.config.profiling` is false in this launch (the default of --profiling, which the launcher does not "
+        "pass (--profiling would switch it on)), so torch_npu never starts collecting)"]
     assert _answer(capsys, project, "--profiling")[-1] == "usable data: yes"
     # step() unguarded: a profiler never started but stepped runs its schedule's actions, so the flag's absence does
     # not settle it here (the replay's own answer stands)
     (project / "train.py").write_text(GATED.replace(
         "            if self.config.profiling:\n                prof.step()", "            prof.step()"))
-    assert not _answer(capsys, project)[-1].startswith("usable data: no (line 16: not run in this launch")
+    assert not _answer(capsys, project)[-1].startswith("usable data: no (line 16 of train.py: not run in this")
 
 
 def test_a_start_under_an_attribute_not_shown_to_hold_the_flags(capsys, project):
     (project / "train.py").write_text(GATED.replace('"accumulation"', '"profiling"'))
     assert _answer(capsys, project)[-1] == (
-        f"usable data: unknown (run.sh:1: line 16: steps 0-9 into {project}/prof; but prof.start() (line 20) is "
-        "under a test: whether "
-        "`self.config.profiling` holds in this launch is not known: line 9 changes self.config.profiling)")
+        f"usable data: unknown (run.sh:1: line 16 of train.py: steps 0-9 into {project}/prof; but prof.start() "
+        "(line 20 of train.py) is under a test: whether `self.config.profiling` holds in this launch is not known: "
+        "line 9 of train.py changes self.config.profiling)")
 
 
 def test_mindspores_profiler_is_not_judged_by_its_start(capsys, project):
@@ -207,8 +214,8 @@ def test_mindspores_profiler_is_not_judged_by_its_start(capsys, project):
     assert _answer(capsys, project) == [
         "train.py: MindSpore's profiler: unknown: line 16: start_profile=False: it collects from its start() call, "
         "which is not followed here",
-        "usable data: unknown (run.sh:1: line 16: start_profile=False: it collects from its start() call, which is "
-        "not followed here)"]
+        "usable data: unknown (run.sh:1: line 16 of train.py: start_profile=False: it collects from its start() call, "
+        "which is not followed here)"]
 
 
 def test_a_flag_set_on_the_parsed_namespace_before_it_is_held(capsys, project):

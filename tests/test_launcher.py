@@ -153,8 +153,9 @@ def _emulate(name):
 @pytest.mark.parametrize("name, line, verdict, text", [
     # the string-flag trap: --profiling=False to an untyped argparse flag switches profiling on
     ("run_trap.sh", 19, "collects", "--profiling=False reaches the script as the non-empty string 'False'"),
+    # (an untyped flag: any word but the empty one is a true str)
     ("run_off.sh", 19, "off", "`args.profiling` is false in this launch (the default of --profiling, which the "
-                              "launcher does not pass)"),
+                              "launcher does not pass (--profiling True would switch it on))"),
     ("run_flags.sh", 19, "fails", "started 8 times (one per rank)"),
     ("run_env.sh", 0, "collects", "PROFILING_MODE=true (export at scripts/npu_set_env.sh:3)"),
     ("run_inline.sh", 0, "off", "PROFILING_MODE=True (inline at run_inline.sh:3)"),
@@ -237,7 +238,7 @@ def test_flags_defined_in_a_sibling_module_and_passed_by_the_launcher(capsys):
     (f,) = check_launcher(text, str(sibling / "run_1p.sh"), Settings(target=T))
     line = text.splitlines()[f.line - 1]
     assert (f.code, f.line) == ("NPP106", 4) and line[f.col:f.end_col] == '"PipeUtilisation"'
-    assert f.message.endswith("(passed to train.py at line 4, read by its NpuOptimizer setup at line 11)")
+    assert f.message.endswith("(passed to train.py at line 4, read by its NpuOptimizer setup at line 11 of train.py)")
 
 
 @pytest.mark.parametrize("environ, verdict, text", [

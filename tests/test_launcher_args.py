@@ -568,7 +568,7 @@ def test_a_typed_python_command_gets_its_flags(capsys, monkeypatch):
     code, out = _typed(capsys, monkeypatch, ZOO / "forward", "python3", "src/train.py")
     lines = out.out.split("\n")
     assert code == 1 and lines[2] == ("  `args.profiling` is false in this launch (the default of --profiling, which "
-                                      "the command as typed does not pass)")
+                                      "the command as typed does not pass (--profiling True would switch it on))")
     assert lines[4] == ("usable data: no (profiling is off unless --profiling=True is passed to src/train.py: the "
                         "command as typed does not pass it, and its default is False (train.py:9))")
     report = emulate_command(["python3", "src/train.py"], T, str(ZOO / "forward"), environ={})
@@ -587,11 +587,12 @@ def test_a_typed_msprof_command_is_msprofs_collection(capsys, monkeypatch):
         "  under msprof (<command line>:1): the script is its application; msprof's switches decide what is "
         "collected (--output=./prof)",
         "  `args.profiling` is false in this launch (the default of --profiling, which the command as typed does not "
-        "pass)",
+        "pass (--profiling True would switch it on))",
         "<command line>:1 msprof: COLLECTS task_trace, aic_metrics into prof (msprof options)",
         # the setup is not run (it said "overridden by msprof", which has nothing of it to override)
         "train.py:17 NpuOptimizer: OFF: not run in this launch: `args.profiling` is false in this launch (the default "
-        "of --profiling, which the command as typed does not pass); msprof at <command line>:1 decides what is "
+        "of --profiling, which the command as typed does not pass (--profiling True would switch it on)); msprof at "
+        "<command line>:1 decides what is "
         "collected",
         "usable data: yes"]
     assert f"  output directory: {ZOO / 'forward' / 'prof'}\n" in out.out
@@ -730,8 +731,8 @@ def test_a_script_with_a_framework_profiler_is_replayed_as_emulate_replays_it(tm
                                        "    pass\n")
     report = _emulate(tmp_path / "run.sh")
     assert report["usable"] is False and report["answer"]["why"] == (
-        "run.sh:2: collects nothing: line 4: no on_trace_ready and no export call: the raw data goes to a temporary "
-        "folder (./export_only_prof_dir) and is deleted when the profiler object goes away")
+        "run.sh:2: collects nothing: line 4 of train.py: no on_trace_ready and no export call: the raw data goes to "
+        "a temporary folder (./export_only_prof_dir) and is deleted when the profiler object goes away")
     # a profiling API no replay models stays unknown, never "no"
     (tmp_path / "train.py").write_text("import torch\nimport torch_npu\n\nwith torch.autograd.profiler.emit_nvtx():\n"
                                        "    pass\n")

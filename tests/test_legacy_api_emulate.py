@@ -90,22 +90,22 @@ def _tail(capsys, *argv):
 def test_calls_the_launch_never_makes_leave_the_answer_no(project, capsys):
     code, lines = _tail(capsys, str(project), "--")
     said = (f"{PROFILE}; {HEAD}{NPU} never runs in this launch: main.py calls profiling() only at line 8, where "
-            "`args.prof` is false in this launch (the default of --prof, which the launcher does not pass); "
+            "`args.prof` is false in this launch (the default of --prof, which the launcher does not pass (--prof would switch it on)); "
             f"{CUDA} never runs in this launch: `not (args.device == 'npu')` (engine.py:19) is false with this "
             "launch's flags; "
             f"{CANN} never runs in this launch: main.py calls cann_profiling() only at line 11, where `args.cann_prof` "
-            "is false in this launch (the default of --cann_prof, which the launcher does not pass)")
+            "is false in this launch (the default of --cann_prof, which the launcher does not pass (--cann_prof would switch it on))")
     assert (code, lines) == (1, [f"main.py: {said}", f"usable data: no ({said})"])
 
 
 def test_a_call_the_launch_makes_in_a_loop_stops_the_job_if_it_gets_there(project, capsys):
     code, lines = _tail(capsys, str(project), "--", "--prof")
-    said = (f"{PROFILE}; {HEAD}{NPU} runs in this launch, in the loop on line 16, and raises TypeError on torch_npu "
-            "5.0+ (use_npu is a keyword of the old torch 1.5/1.8 NPU forks only; torch's profile() takes none): the "
+    said = (f"{PROFILE}; {HEAD}{NPU} runs in this launch, in the loop on line 16 of engine.py, and raises TypeError on "
+            "torch_npu 5.0+ (use_npu is a keyword of the old torch 1.5/1.8 NPU forks only; torch's profile() takes none): the "
             "job stops there if it gets that far (the passes it runs are not counted here); "
             f"{CUDA} never runs in this launch: `not (args.device == 'npu')` (engine.py:19) is false with this "
             f"launch's flags; {CANN} never runs in this launch: main.py calls cann_profiling() only at line 11, where "
-            "`args.cann_prof` is false in this launch (the default of --cann_prof, which the launcher does not pass)")
+            "`args.cann_prof` is false in this launch (the default of --cann_prof, which the launcher does not pass (--cann_prof would switch it on))")
     assert (code, lines) == (1, [f"main.py: {said}", f"usable data: unknown (train_performance_1p.sh:2: {said})"])
     # on a GPU the other profiler runs: torch's own, not emulated
     code, lines = _tail(capsys, str(project), "--", "--prof", "--device", "cuda")
@@ -137,11 +137,11 @@ def test_a_module_without_the_zoo_profile_is_judged_too(project, capsys):
     code = main(["emulate", "--cann", "8.5", str(project), "--"])
     lines = capsys.readouterr().out.splitlines()[2:4]
     said = (f"{HEAD}{NPU.replace(':20', ':17')} never runs in this launch: main.py calls profiling() only at line 8, "
-            "where `args.prof` is false in this launch (the default of --prof, which the launcher does not pass); "
+            "where `args.prof` is false in this launch (the default of --prof, which the launcher does not pass (--prof would switch it on)); "
             f"{CUDA.replace(':23', ':20')} never runs in this launch: `not (args.device == 'npu')` (engine.py:16) is "
             f"false with this launch's flags; {CANN.replace(':29', ':26')} never runs in this launch: main.py calls "
             "cann_profiling() only at line 11, where `args.cann_prof` is false in this launch (the default of "
-            "--cann_prof, which the launcher does not pass)")
+            "--cann_prof, which the launcher does not pass (--cann_prof would switch it on))")
     assert (code, lines) == (1, [said, f"usable data: no ({said})"])
 
 
@@ -153,14 +153,27 @@ def test_another_api_elsewhere_keeps_the_answer_unknown(project, capsys):
                              "torch_npu.profiler.profile()`), which is not emulated here")
 
 
-def test_a_flag_the_launch_leaves_open_says_why(project, capsys):
-    # MAE's main_pretrain.py: `args = get_args_parser(); args = args.parse_args(); main(args)`, whose `args` the
-    # flags are not shown to be: the call's sentence says why its test is not decided
+def test_the_flags_rebound_from_the_parser_are_decided(project, capsys):
+    # MAE's main_pretrain.py: `args = get_args_parser(); args = args.parse_args(); main(args)`: the second binding
+    # alone reaches main(args) (the line before it in the same block), so the launch's flags decide; before, "whether
+    # `args.prof` holds in this launch is not known: line 24 calls main() with a args that is not parse_args()'s
+    # result" and the answer unknown
     (project.parent.parent / "main.py").write_text(MAIN.replace(
         "    main(parser.parse_args())\n", "    args = parser\n    args = args.parse_args()\n    main(args)\n"))
     code, lines = _tail(capsys, str(project), "--")
-    why = "whether `args.cann_prof` holds in this launch is not known: line 24 calls main() with a args that is not " \
-        "parse_args()'s result"
+    assert lines[1].startswith(f"usable data: no ({PROFILE}; {HEAD}{NPU} never runs in this launch: main.py calls "
+                               "profiling() only at line 8, where `args.prof` is false in this launch (the default of "
+                               "--prof, which the launcher does not pass (--prof would switch it on)); ") and code == 1
+
+
+def test_a_flag_the_launch_leaves_open_says_why(project, capsys):
+    # `args` rebound from something other than parse_args(): the call's sentence says why its test is not decided,
+    # the line named with its file (the script's, in a sentence about the module; before, "line 24" alone)
+    (project.parent.parent / "main.py").write_text(MAIN.replace(
+        "    main(parser.parse_args())\n", "    args = parser.parse_args()\n    args = load(args)\n    main(args)\n"))
+    code, lines = _tail(capsys, str(project), "--")
+    why = "whether `args.cann_prof` holds in this launch is not known: line 24 of main.py calls main() with a args " \
+        "that is not parse_args()'s result"
     assert lines[0].endswith(
         f"; {CANN} raises AttributeError on torch_npu 6.0+ (the legacy profiler API is gone after 5.0); torch_npu 5.0 "
         f"still has it (what it collects there is not replayed here); it runs when `main.py: args.cann_prof`, which "

@@ -4,6 +4,7 @@ hands the parameter parse_args()'s result; otherwise the launch's answer is unkn
 --prof decided `args.prof` whatever train() was called with)."""
 
 import ast
+import re
 
 import pytest
 
@@ -51,18 +52,25 @@ def _answer(capsys, project, *args):
     return capsys.readouterr().out.splitlines()[2:]
 
 
+# (the launcher's answer names the script's lines with the script: its subject is the launcher; the flag that
+# would switch the store_true on is said)
 OFF = ["train.py: torch_npu's profiler is off: line 8: not run in this launch: `args.prof` is false in this launch "
-       "(the default of --prof, which the launcher does not pass)",
-       "usable data: no (line 8: not run in this launch: `args.prof` is false in this launch (the default of --prof, "
-       "which the launcher does not pass))"]
+       "(the default of --prof, which the launcher does not pass (--prof would switch it on))",
+       "usable data: no (line 8 of train.py: not run in this launch: `args.prof` is false in this launch (the "
+       "default of --prof, which the launcher does not pass (--prof would switch it on)))"]
 ON = ["train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]
+
+
+def _of_train(why):
+    """The reason as the launcher's answer quotes it: each line of the script it names said with the script."""
+    return re.sub(r"\b(lines? \d+)(?!\d)(?! of )", r"\1 of train.py", why)
 
 
 def _unknown(why, line=8):
     return [f"train.py: torch_npu's profiler: unknown: line {line}, when args.prof: steps 0-9; but whether "
             f"`args.prof` holds in this launch is not known: {why}",
-            f"usable data: unknown (run.sh:1: line {line}, when args.prof: steps 0-9; but whether `args.prof` holds "
-            f"in this launch is not known: {why})"]
+            f"usable data: unknown (run.sh:1: line {line} of train.py, when args.prof: steps 0-9; but whether "
+            f"`args.prof` holds in this launch is not known: {_of_train(why)})"]
 
 
 def test_the_flag_decides_the_profiler_through_two_calls(capsys, project):
@@ -292,10 +300,13 @@ def test_a_global_from_the_scripts_own_parse_function_is_decided_by_the_launch(c
 
 
 @pytest.mark.parametrize("edit, lines", [
-    ("", ["  `args.profiling` is false in this launch (the default of --profiling, which the launcher does not pass)",
+    # (type=ast.literal_eval: "True" is True)
+    ("", ["  `args.profiling` is false in this launch (the default of --profiling, which the launcher does not pass "
+          "(--profiling True would switch it on))",
           "train.py:20 npu_device: OFF: not run in this launch: `args.profiling` is false in this launch (the default "
-          "of --profiling, which the launcher does not pass): the adapter forwards profiling off, so GE falls back to "
-          "PROFILING_MODE/PROFILING_OPTIONS (profiling_mode=False does not switch off profiling enabled there)"]),
+          "of --profiling, which the launcher does not pass (--profiling True would switch it on)): the adapter "
+          "forwards profiling off, so GE falls back to PROFILING_MODE/PROFILING_OPTIONS (profiling_mode=False does "
+          "not switch off profiling enabled there)"]),
     # set_defaults may give it another default: not decided
     ("    parser.set_defaults(**{})\n",
      ["train.py:21 npu_device: COLLECTS training_trace into /tmp/out (when args.profiling)"]),
@@ -390,7 +401,8 @@ def test_a_function_of_an_imported_module_called_otherwise_is_unknown(capsys, tm
 def test_is_true_of_a_switch_is_decided(capsys, project):
     # `if args.profiling is True:` (AnimeFaceGAN): store_true gives the bool singletons, compared by identity
     (project / "train.py").write_text(TRAIN.replace("    if args.prof:", "    if args.prof is True:"))
-    assert _answer(capsys, project) == [s.replace("`args.prof` is false", "`args.prof is True` is false") for s in OFF]
+    assert _answer(capsys, project) == [s.replace("`args.prof` is false", "`args.prof is True` is false")
+                                        .replace(" (--prof would switch it on)", "") for s in OFF]
     assert _answer(capsys, project, "--prof") == ON
     (project / "train.py").write_text(TRAIN.replace("    if args.prof:", "    if args.prof is not None:"))
     assert _answer(capsys, project) == ON   # False is not None: the profiler runs without --prof too
@@ -404,3 +416,54 @@ def test_a_name_bound_again_after_the_call_is_not_the_flags(capsys, project):
     assert _answer(capsys, project, "--prof") == _unknown(
         "line 18 calls train() with a args (args of main()) that is not shown to be parse_args()'s result: line 27 "
         "calls main() with a args that is not parse_args()'s result on every run: line 28 binds args again")
+
+
+# ModelZoo-PyTorch's MAE (`args = get_args_parser(); args = args.parse_args(); main(args)`) and BEiT (`opts, ds_init =
+# get_args()`, which ends in `return parser.parse_args(), ds_init`): the launch's flags reach main(); before, "line 24
+# calls main() with a args that is not parse_args()'s result" and the answer unknown
+@pytest.mark.parametrize("edit", [
+    (("    main(parser.parse_args())", "    args = parser\n    args = args.parse_args()\n    main(args)"),),
+    (("def main(args):", "def get_args(parser):\n    return parser.parse_args(), None\n\n\ndef main(args):"),
+     ("    main(parser.parse_args())", "    opts, ds_init = get_args(parser)\n    main(opts)")),
+    (("def main(args):", "def get_args(parser):\n    return parser.parse_known_args()\n\n\ndef main(args):"),
+     ("    main(parser.parse_args())", "    args, unknown = get_args(parser)\n    main(args)")),
+])
+def test_the_flags_rebound_or_returned_in_a_tuple_are_decided(capsys, project, edit):
+    text = TRAIN
+    for old, new in edit:
+        text = text.replace(old, new)
+    (project / "train.py").write_text(text)
+    assert _answer(capsys, project) == OFF
+    assert _answer(capsys, project, "--prof") == ON
+
+
+@pytest.mark.parametrize("edit, why", [
+    # the rebinding may not run before the call
+    (("    main(parser.parse_args())",
+      "    args = parser\n    if len(sys.argv) > 1:\n        args = args.parse_args()\n    main(args)"),
+     "line 29 calls main() with a args that is not parse_args()'s result"),
+    (("    main(parser.parse_args())", "    args = parser\n    for _ in range(1):\n        args = args.parse_args()\n"
+      "    main(args)"), "line 29 calls main() with a args that is not parse_args()'s result"),
+    # a function called in between may bind it again
+    (("    main(parser.parse_args())", "    args = parser\n    args = args.parse_args()\n    reset()\n    main(args)",
+      "def main(args):", "def reset():\n    global args\n    args = None\n\n\ndef main(args):"),
+     "line 34 calls main() with a args that is not parse_args()'s result"),
+    # the other item of the returned tuple
+    (("def main(args):", "def get_args(parser):\n    return None, parser.parse_args()\n\n\ndef main(args):",
+      "    main(parser.parse_args())", "    opts, ds_init = get_args(parser)\n    main(opts)"),
+     "line 31 calls main() with a args that is not parse_args()'s result"),
+    # a namespace built from the flags is not argparse's reading of this launch
+    (("    main(parser.parse_args())",
+      "    args = parser.parse_args()\n    args = argparse.Namespace(**vars(args))\n    main(args)"),
+     "line 28 calls main() with a args that is not parse_args()'s result"),
+])
+def test_the_flags_rebound_where_it_may_not_reach_the_call_are_unknown(capsys, project, edit, why):
+    text = TRAIN.replace("import argparse\n", "import argparse\nimport sys\n")
+    for k in range(0, len(edit), 2):
+        text = text.replace(edit[k], edit[k + 1])
+    (project / "train.py").write_text(text)
+    line = next(k for k, s in enumerate(text.splitlines(), 1) if "profile(" in s)
+    train = next(k for k, s in enumerate(text.splitlines(), 1) if s == "    train(args, None)")
+    assert _answer(capsys, project, "--prof") == _unknown(
+        f"line {train} calls train() with a args (args of main()) that is not shown to be parse_args()'s result: "
+        f"{why}", line)

@@ -140,7 +140,9 @@ OFF = ("line 8: not run in this launch: `args.need_profiler` is false in this la
 
 
 def test_the_yaml_switches_it_off(capsys, tmp_path):
-    assert _answer(capsys, tmp_path) == [f"train.py: MindSpore's profiler is off: {OFF}", f"usable data: no ({OFF})"]
+    # (the launcher's answer names the script with its line)
+    assert _answer(capsys, tmp_path) == [f"train.py: MindSpore's profiler is off: {OFF}",
+                                         f"usable data: no ({OFF.replace('line 8', 'line 8 of train.py')})"]
 
 
 def test_the_launch_switches_it_on(capsys, tmp_path):
@@ -164,7 +166,7 @@ def test_a_bool_key_given_as_a_literal(capsys, tmp_path):
            "default_config.yaml:5, and the launcher does not pass --run_profiler (--run_profiler=True would switch "
            "it on))")
     assert _answer(capsys, tmp_path, DIRECT) == [f"train.py: MindSpore's profiler is off: {off}",
-                                                 f"usable data: no ({off})"]
+                                                 f"usable data: no ({off.replace('line 5', 'line 5 of train.py')})"]
 
 
 def test_a_bool_key_switched_on(capsys, tmp_path):

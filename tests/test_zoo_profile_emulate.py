@@ -259,7 +259,9 @@ def test_a_profiler_that_stays_off_does_not_hide_the_profile_beside_it(project, 
     said = ("line 8: not reached from this file's entry point (line 20 if __name__ == \"__main__\":); Profile (main.py:13) "
             "stays off: PROFILE_TYPE is not set in this launch (the caller's environment is not read without --env), "
             "so nothing is collected (PROFILE_TYPE=ASCEND_PROFILER switches it on from torch_npu 6.0)")
-    assert (code, lines) == (1, [f"main.py: torch_npu's profiler is off: {said}", f"usable data: no ({said})"])
+    # (the launcher's answer names the script with its lines)
+    named = said.replace("line 8:", "line 8 of main.py:").replace("(line 20 ", "(line 20 of main.py ")
+    assert (code, lines) == (1, [f"main.py: torch_npu's profiler is off: {said}", f"usable data: no ({named})"])
 
 
 # DynamicUNet's runner.py: the Profile is built in the launched script, whose loop ends the job before start() once

@@ -53,8 +53,8 @@ def flag_table(ctx) -> Dict[str, FlagDef]:
 
 def bind(launch: Launch, table: Dict[str, FlagDef], root: str) -> Tuple[Dict[str, Given], List[Word]]:
     """The launch's words bound to the script's flags: ({dest: Given}, words of options it does not define)."""
-    given: Dict[str, Given] = Passed()
-    given.by = passer(launch.command)       # type: ignore[attr-defined]
+    given = Passed()
+    given.by = passer(launch.command)
     unknown: List[Word] = []
     words = [w for w in without_redirections(launch.args)]
     k = 0
@@ -76,6 +76,12 @@ def bind(launch: Launch, table: Dict[str, FlagDef], root: str) -> Tuple[Dict[str
         flag = table.get(option)
         if flag is None:
             unknown.append(w)
+            # python 3.11 argparse (allow_abbrev, the default) reads `--pro` as the one option it begins, and
+            # stops the script when it begins several: which, with the parser's other options, is not settled here
+            for f in {id(f): f for o, f in table.items() if f.kind == "argparse" and len(option) > 2 and
+                      option.startswith("--") and o.startswith(option)}.values():
+                given.abbreviated.setdefault(f.dest, Given(option, value if eq else None, w, w if eq else None,
+                                                           where))
             continue
         takes_value = not (flag.kind == "argparse" and flag.action in ("store_true", "store_false")) and \
             not (flag.kind == "absl" and flag.py_type is bool)
@@ -268,9 +274,11 @@ def decide(ctx, setup, given: Dict[str, Given]):
         dests = {f.dest for f in flag_table(ctx).values()}
         attrs = [d for d in attrs if d in dests] or attrs      # `args.profiling.strip()`: the flag, not strip
         flags = [d for d in attrs if d in given]
+        switch = _switch(ctx, attrs[0]) if not flags and attrs and not holds and \
+            isinstance(g.test, ast.Attribute) and not g.negated else ""
         origin = "; ".join(_passed(given[d]) for d in flags) or \
-            "; ".join(f"the default of {_option(ctx, d)}, which {_by(given)} does not pass" for d in attrs[:1]) or \
-            "defaults"
+            "; ".join(f"the default of {_option(ctx, d)}, which {_by(given)} does not pass" for d in attrs[:1]) + \
+            (f" ({switch} would switch it on)" if switch else "") or "defaults"
         why.append(f"`{text}` is {'true' if holds else 'false'} in this launch ({origin})")
         defaults.append((text, _option(ctx, attrs[0])) if not flags and attrs else None)
         for d in flags:
@@ -376,7 +384,39 @@ def _unpassed(ctx, dest: str, given, plain: bool) -> str:
         on = {bool: "True", int: "1"}.get(type(value)) if plain and not value else None
         switch = f" ({flag.option}={on} would switch it on)" if on else ""
         return f"{dest}: {_shown(flag.default)} in {at}, and {_by(given)} does not pass {flag.option}{switch}"
-    return f"the default of {_option(ctx, dest)}, which {_by(given)} does not pass"
+    words = _switch(ctx, dest) if plain else ""
+    return f"the default of {_option(ctx, dest)}, which {_by(given)} does not pass" + \
+        (f" ({words} would switch it on)" if words else "")
+
+
+# what argparse makes of "True" for a flag's type= (python 3.11 argparse calls it on the string): true for each;
+# int and float take "1"
+_TRUE_WORD = {"str": "True", "bool": "True", "literal_eval": "True", "int": "1", "float": "1"}
+
+
+def _switch(ctx, dest: str) -> str:
+    """The words that make a plain test of an argparse flag the launch does not pass (`if args.prof:`) true, where
+    argparse's reading of them is known exactly: `--prof` of a store_true, `--profiling True` of a flag whose type=
+    is str (or none), bool, int, float or ast.literal_eval; "" for the others (choices=, nargs=, another action, a
+    type function of the project, a dest two options set)."""
+    import ast
+    flags = {id(f): f for f in flag_table(ctx).values() if f.dest == dest}
+    if len(flags) != 1:
+        return ""
+    flag = next(iter(flags.values()))
+    keywords = {k.arg for k in flag.call.keywords}
+    if flag.kind != "argparse" or None in keywords or keywords & {"choices", "nargs", "const"} or \
+            any(isinstance(a, ast.Starred) for a in flag.call.args):
+        return ""
+    if flag.action == "store_true":
+        return flag.option
+    node = flag.type_node
+    kind = "str" if node is None else node.id if isinstance(node, ast.Name) and node.id != "literal_eval" else \
+        "literal_eval" if isinstance(node, ast.Attribute) and node.attr == "literal_eval" and \
+        isinstance(node.value, ast.Name) and node.value.id == "ast" else None
+    if flag.action not in ("", "store") or kind not in _TRUE_WORD:
+        return ""
+    return f"{flag.option} {_TRUE_WORD[kind]}"
 
 
 def _shown(node) -> str:
@@ -394,6 +434,10 @@ def scalars(ctx, test, scope, pos) -> tuple:
            for n in ast.walk(test)):
         return ()               # `args.rank = args.rank * npus + npu`: the flag's value is not the one tested
                                 # (a flag's name only: `self.args = args` does not change `self.args.prof`)
+    rewritten = _rewritten(ctx)
+    if rewritten and any(isinstance(n, ast.Attribute) and n.attr in dests and _dotted(n.value) in rewritten
+                         for n in ast.walk(test)):
+        return ()               # `vars(args).update(cfg)`: any flag of `args` may hold another value
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq)):
         left = _str_side(ctx, test.left, scope, pos)
         right = _str_side(ctx, test.comparators[0], scope, pos)
@@ -438,6 +482,65 @@ def _stored(ctx) -> frozenset:
             and n.func.id == "setattr" and len(n.args) > 1 and isinstance(n.args[1], ast.Constant)
             and isinstance(n.args[1].value, str))
         ctx._launch_stored = found
+    return found
+
+
+# what a dict's methods may change in it: vars(args).update(cfg) sets args' attributes (vars() is args.__dict__)
+_DICT_WRITES = frozenset(("update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__", "__ior__"))
+# what only reads the dict vars() gives: print(vars(args)), vars(args).items(), json.dumps(vars(args))
+_DICT_READS = frozenset(("items", "keys", "values", "get", "copy", "__contains__", "__getitem__", "__len__"))
+_READERS = frozenset(("print", "str", "repr", "len", "sorted", "dict", "list", "set", "tuple", "json.dumps",
+                      "json.dump", "pprint.pprint", "pprint.pformat", "logging.info", "logger.info", "yaml.dump"))
+
+
+def _dotted(node) -> str:
+    from ..source.site_records import dotted
+    return dotted(node) or ""
+
+
+def _rewritten(ctx) -> frozenset:
+    """The objects (as written: `args`, `self.args`) whose attributes the script may set by names it does not write
+    out: through vars() or __dict__ (`vars(args).update(cfg)`, `args.__dict__[k] = v`, a name bound to that dict, the
+    dict handed to a function that is not one of _READERS), or `setattr(args, key, value)` with a computed key. A
+    flag read through one of them may hold another value than the launch gave it."""
+    import ast
+    found = getattr(ctx, "_launch_rewritten", None)
+    if found is not None:
+        return found
+    out = set()
+    parent = ctx.sites.parent.at
+    text = ctx.src.text
+    # (most scripts name none of them: their tree is not walked)
+    nodes = ast.walk(ctx.tree) if "vars" in text or "__dict__" in text or "setattr" in text else ()
+    for n in nodes:
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr" and len(n.args) > 1 \
+                and not (isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str)):
+            out.add(_dotted(n.args[0]))
+            continue
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "vars" and len(n.args) == 1:
+            holder = n.args[0]
+        elif isinstance(n, ast.Attribute) and n.attr == "__dict__":
+            holder = n.value
+        else:
+            continue
+        up = parent(n)
+        if isinstance(up, ast.Attribute) and up.value is n and up.attr in _DICT_READS and \
+                isinstance(parent(up), ast.Call) and parent(up).func is up:
+            continue                    # vars(args).items()
+        if isinstance(up, ast.Subscript) and up.value is n and isinstance(up.ctx, ast.Load):
+            continue                    # vars(args)[k]
+        if isinstance(up, ast.Call) and n in up.args and _dotted(up.func) in _READERS:
+            continue                    # print(vars(args))
+        if isinstance(up, ast.keyword) and up.arg is None or isinstance(up, ast.Starred):
+            continue                    # f(**vars(args)): a copy
+        if isinstance(up, (ast.FormattedValue, ast.comprehension, ast.Compare)) and \
+                not (isinstance(up, ast.comprehension) and up.target is n):
+            continue                    # f"{vars(args)}", `for k in vars(args)`, `k in vars(args)`
+        if isinstance(up, ast.For) and up.iter is n:
+            continue
+        out.add(_dotted(holder))
+    out.discard("")
+    found = ctx._launch_rewritten = frozenset(out)
     return found
 
 

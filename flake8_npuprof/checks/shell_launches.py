@@ -282,6 +282,8 @@ def _check(text: str, w: "Walk", prepared, settings, Finding, dropped=(), undeci
             for issue in result.issues:
                 start, end = place(value, issue.i, issue.j)
                 report(issue.code, start, end,
+                       # (the setup's line is the script's: the finding is the launcher's)
                        for_state(issue.words, state).within(f"(passed to {script} at line {launch.command.line}, "
-                                                           f"read by its {setup.route} setup at line {setup.line})"))
+                                                           f"read by its {setup.route} setup at line {setup.line} of "
+                                                           f"{script})"))
     return sorted(out, key=Finding.sort_key)

@@ -19,6 +19,7 @@ import re
 from typing import List, Optional, Tuple
 
 from ..knowledge import torch_npu as K
+from .message import in_file
 
 # the facts this module's claims rest on (data/sources.json; tests/test_audit.py holds them)
 FACTS = ("torch_npu.legacy", "torch_npu.utils_profile.torch")
@@ -85,13 +86,14 @@ def judge(ls, path: str, target, zoo: bool = False) -> Optional[Tuple[str, str, 
         elif conditions or not stops:
             verdicts.add("unknown")
             when = " and ".join(f"`{t}`" for t in conditions)
+            # (why a test of the script's is open names the script's lines: the module is the subject here)
             said.append(f"{at} {outcome}" + (f"; it runs when {when}, which this launch does not decide" +
-                                             (f" ({why})" if why else "") if when else ""))
+                                             (f" ({in_file(why, script)})" if why else "") if when else ""))
         elif loop is not None:
             # (a loop's passes depend on the data: MAE profiles its 101st batch, if the loader has that many)
             verdicts.add("unknown")
-            said.append(f"{at} runs in this launch, in the loop on line {loop}, and {outcome}: the job stops there "
-                        "if it gets that far (the passes it runs are not counted here)")
+            said.append(f"{at} runs in this launch, in the loop on line {loop} of {where}, and {outcome}: the job "
+                        "stops there if it gets that far (the passes it runs are not counted here)")
         else:
             verdicts.add("fails")
             said.append(f"{at} runs in this launch and {outcome}: the job stops there")

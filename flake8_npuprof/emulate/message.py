@@ -5,6 +5,7 @@ line a user reads ("[CANN 8.5 / Ascend 310] NPP114 ..."), and no code takes that
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple, Optional
 
 
@@ -17,3 +18,15 @@ class Message(NamedTuple):
         """As the reports write it."""
         said = f"{self.code} {self.text}" if self.code else self.text
         return f"[{self.where}] {said}" if self.where else said
+
+
+# "line 8", "lines 3, 5 and 9", "line 15 to line 17" not already followed by " of FILE" (nor part of a longer
+# number)
+_LINES = re.compile(r"\blines? \d+(?:(?:, | and | to line )\d+)*(?!\d)(?! of )")
+
+
+def in_file(text: str, name: str) -> str:
+    """A script's (or a module's) sentence with each line it names as its own, "line 8", said as "line 8 of
+    train.py": for an answer whose subject is another file (a launcher's, the module's that imports it). Lines
+    already said with their file ("engine.py:152", "line 985 of nmt.py") are left as they are."""
+    return _LINES.sub(lambda m: f"{m.group(0)} of {name}", text) if name else text

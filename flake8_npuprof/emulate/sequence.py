@@ -26,6 +26,7 @@ from ..source.files import ReadError, decode_shell, read_bytes
 from ..source.text import HOLE
 from .environment import Environment
 from .launcher import emulate_launch, imported_profiling, launch_info, named_line
+from .message import in_file
 from .replay import EXIT_OK, EXIT_PROBLEM, Result, _rel, changes_directory, finish, may_collect
 
 
@@ -447,6 +448,10 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
         launch = launch._replace(missing=f"cannot read {_rel(launch.script, w.root)} ({_unread(launch.script)})")
         info["lines"].insert(1, f"  unknown: {launch.missing}")
     verdict, why, profiles = _verdict(launch, report)
+    if launch.script and ls is not None and not any(r.setup.route in ("env", "msprof") for r in results):
+        # the script's lines (its own setups': a launcher's variables and msprof are the launcher's lines), in an
+        # answer whose subject is the launcher
+        why = in_file(why, os.path.basename(launch.script))
     cause = False                                           # `why` names this launch's own cause
     off = ""                                                # what would switch it on (_off_unless)
     if verdict == "no profiling" and ls is not None:
@@ -456,6 +461,8 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
         # the script's own torch_npu or MindSpore profiler, replayed with the launch's environment (a
         # PROFILING_MODE the launcher exports is that profiler's business, not GE's, in such a script)
         replayed = _framework_replay(launch, ls, target, environ, cwd) if env_only else None
+        if replayed is not None:            # (the script's lines: named, as the launcher's answer quotes them)
+            replayed = (replayed[0], in_file(replayed[1], os.path.basename(launch.script))) + tuple(replayed[2:])
         if replayed is not None and replayed[0] == "no profiling" and not results:
             # a profiler that stays off beside the model zoo's Profile, which the launch's PROFILE_TYPE may switch
             # on (UNet_for_PyTorch: an unreached autograd profile() and a Profile in train()): the Profile decides

@@ -38,6 +38,10 @@ class Passed(dict):
     """The flags one launch passes ({dest: Given}), and who passes them, as the answers say it: "the launcher", or
     "the command as typed" (`npuprof emulate -- python3 train.py`, a line no launcher holds)."""
     by = "the launcher"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.abbreviated: Dict[str, Given] = {}     # dest -> a word that may be argparse's abbreviation of its option
 BOOL_TRUE = ("true", "t", "1")
 BOOL_FALSE = ("false", "f", "0")
 ARGPARSE_ERRORS = ("ArgumentTypeError", "TypeError", "ValueError")     # what a type function raises that argparse
@@ -83,6 +87,10 @@ def given_values(flag, given: Dict[str, Given], type_function=None, defined_at: 
     what parse_args raises, 0 where none does."""
     from .ops import C, S, U
     g = given.get(flag.dest)
+    short = getattr(given, "abbreviated", {}).get(flag.dest) if g is None else None
+    if short is not None:
+        return [U(f"{short.option} from {short.where} may be argparse's abbreviation of {flag.option} (the options "
+                  "a word begins are matched, with allow_abbrev, the default)", flag.py_type)]
     if g is None and OPEN in given:
         return [U(f"{flag.option} may be passed through the unknown arguments at {given[OPEN].where}", flag.py_type)]
     if g is None:
@@ -92,6 +100,14 @@ def given_values(flag, given: Dict[str, Given], type_function=None, defined_at: 
     if text is not None and HOLE in text:
         return [U(f"{g.option} from {g.where} is not known statically", flag.py_type)]
     if flag.kind == "argparse":
+        if flag.action in ("store_true", "store_false") and text is not None:
+            # `--prof=1`: python 3.11 argparse: "argument --prof: ignored explicit argument '1'", status 2
+            if caught:
+                return [U(f"{g.option}={text} from {g.where} gives {flag.option} a value it does not take, and what "
+                          f"parse_args then raises may be caught (line {caught})")]
+            return [U(f"{g.option}={text} from {g.where} gives {flag.option} a value, and argparse stops the script",
+                      stops=f"argparse stops the script in parse_args: {flag.option} ({flag.action}) takes no value, "
+                            f"and {g.option}={text} from {g.where} gives it one, so argparse exits with status 2")]
         if flag.action in ("store_true", "store_false"):
             return [C(flag.action == "store_true", None, note)]
         kind = (getattr(flag.type_node, "id", None) or "") if flag.type_node is not None else "str"

@@ -147,13 +147,16 @@ def _parsed(resolver, expr, scope, pos, active: tuple, hops: int, via: Optional[
         return _returned(resolver, expr, scope, pos, active, hops) and no
     if isinstance(expr, ast.Subscript):             # `parser.parse_known_args()[0]`, `args, _ = ...parse_known_args()`
         index = expr.slice
-        if isinstance(expr.value, ast.Call) and _parse_call(resolver, expr.value, "parse_known_args", scope, pos, via) \
-                and isinstance(index, ast.Constant) and index.value == 0 and not isinstance(index.value, bool):
+        if not (isinstance(expr.value, ast.Call) and isinstance(index, ast.Constant) and
+                type(index.value) is int and index.value >= 0):
+            return no
+        if index.value == 0 and _parse_call(resolver, expr.value, "parse_known_args", scope, pos, via):
             return ""
-        return no
+        # `opts, ds_init = get_args()`, get_args() ending in `return parser.parse_args(), ds_init` (BEiT)
+        return _returned(resolver, expr.value, scope, pos, active, hops, index.value) and no
     if not isinstance(expr, ast.Name):
         return no
-    binds = resolver._bindings(expr.id, scope, pos)
+    binds = _last_run(resolver, expr, resolver._bindings(expr.id, scope, pos))
     if not binds:
         return no
     if all(b.pos == -1 for b in binds):             # a parameter of the caller, shown the same way
@@ -215,9 +218,43 @@ def _argv(resolver, expr, scope, pos) -> bool:
                                                                       for a in b.stmt.names) for b in binds)
 
 
-def _returned(resolver, call: ast.Call, scope, pos, active: tuple, hops: int) -> str:
+def _last_run(resolver, use: ast.Name, binds: list) -> list:
+    """The bindings of `use` that may reach it: of several (`args = get_args_parser()` then `args = args.parse_args()`,
+    MAE's), the last alone where it is a plain assignment of the name in the same list of statements as the
+    statement holding the use, before it: a run reaching the use has run it, and the name is declared `global` or
+    `nonlocal` nowhere in the file (no function called in between may bind it). Bindings after the use (round a
+    loop) are the caller's to see."""
+    if len(binds) < 2 or any(b.pos == -1 or b.scope is not binds[0].scope for b in binds):
+        return binds
+    last = max(binds, key=lambda b: b.pos)
+    stmt = last.stmt
+    if not (isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == use.id or
+                                                 isinstance(t, (ast.Tuple, ast.List)) and
+                                                 any(isinstance(e, ast.Name) and e.id == use.id for e in t.elts)
+                                                 for t in stmt.targets)):
+        return binds
+    parent = resolver.sites.parent
+    child, up = use, parent.at(use)
+    while up is not None and up is not stmt:
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(up, field, None)
+            if isinstance(block, list) and stmt in block and child in block:
+                if block.index(stmt) >= block.index(child):
+                    return binds
+                if any(isinstance(n, (ast.Global, ast.Nonlocal)) and use.id in n.names
+                       for n in ast.walk(resolver.tree)):
+                    return binds
+                return [last]
+        if isinstance(up, _DEFS + (ast.ClassDef, ast.Lambda)):
+            return binds
+        child, up = up, parent.at(up)
+    return binds
+
+
+def _returned(resolver, call: ast.Call, scope, pos, active: tuple, hops: int, index: Optional[int] = None) -> str:
     """"" where `call` calls a plain function of the file (`args = get_args()`) that ends in a return and each of whose
-    returns gives parse_args()'s result; else why not."""
+    returns gives parse_args()'s result (with index: a tuple written out whose item `index` is it, or for 0
+    parse_known_args()'s pair); else why not."""
     no = "that is not parse_args()'s result"
     if not isinstance(call.func, ast.Name):
         return no
@@ -232,9 +269,19 @@ def _returned(resolver, call: ast.Call, scope, pos, active: tuple, hops: int) ->
         return no
     returns = [n for n in _own(func) if isinstance(n, ast.Return)]
     for r in returns:
-        if r.value is None:
+        value = r.value
+        if value is None:
             return no
-        why = _parsed(resolver, r.value, inner, resolver.sites.pos.at(r.value, LAST_POS), active, hops + 1, call)
+        at = resolver.sites.pos.at(value, LAST_POS)
+        if index is not None:
+            if index == 0 and isinstance(value, ast.Call) and \
+                    _parse_call(resolver, value, "parse_known_args", inner, at, call):
+                continue
+            if not isinstance(value, ast.Tuple) or len(value.elts) <= index or \
+                    any(isinstance(e, ast.Starred) for e in value.elts):
+                return no
+            value = value.elts[index]
+        why = _parsed(resolver, value, inner, at, active, hops + 1, call)
         if why:
             return why
     return ""

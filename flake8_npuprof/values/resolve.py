@@ -513,9 +513,12 @@ class Resolver:
             from .launch_args import given_values
             passed = flag.dest in self.given    # (a flag not passed needs no type function looked up)
             function = self._type_function(flag) if passed else None
+            # (whether a try may catch argparse's stop: asked only where a word may make it stop)
+            stops = function is not None or passed and flag.action in ("store_true", "store_false") and \
+                getattr(self.given[flag.dest], "text", None) is not None
             found = given_values(flag, self.given, function,
                                  f"{os.path.basename(self.filename)}:{flag.call.lineno}" if passed else "",
-                                 self._parse_caught() if function is not None else 0)
+                                 self._parse_caught() if stops else 0)
             if found is not None:
                 return found
             switch = False

@@ -1,0 +1,139 @@
+"""How argparse reads a launch's words, held to the running Python's argparse (checks/launch_setup.py,
+values/launch_args.py): a word that begins an option (allow_abbrev) may set it; `--prof=1` to a store_true stops the
+script; a namespace whose attributes the script sets by computed names (vars(args).update(cfg)) holds what the launch
+gave it no longer; and where the launch leaves a flag off, the words that switch a plain test on are said."""
+
+import argparse
+import ast
+
+import pytest
+
+from flake8_npuprof.cli import main
+
+TRAIN = """\
+import argparse
+import ast
+
+import torch_npu
+
+
+def train(args):
+    if args.prof:
+        prof = torch_npu.profiler.profile(
+            activities=[torch_npu.profiler.ProfilerActivity.NPU],
+            on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("./prof"))
+        prof.start()
+        for step in range(10):
+            prof.step()
+        prof.stop()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--prof", action="store_true")
+    parser.add_argument("--output", default="./prof")
+    args = parser.parse_args()
+    train(args)
+"""
+COND = ["train.py: torch_npu's profiler collects (when args.prof) (emulate train.py for its steps and folders)",
+        "usable data: yes (where its conditions hold)"]
+
+
+def _answer(capsys, tmp_path, text, *args):
+    (tmp_path / "train.py").write_text(text)
+    (tmp_path / "run.sh").write_text('python3 train.py "$@"\n')
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "--cwd", str(tmp_path), "--",
+          "bash", "run.sh"] + list(args))
+    return capsys.readouterr().out.splitlines()[2:]
+
+
+def _parser(*add):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--prof", action="store_true")
+    parser.add_argument("--output", default="./prof")
+    for a in add:
+        parser.add_argument(a, action="store_true")
+    return parser
+
+
+def test_a_word_that_begins_the_option_leaves_the_flag_unknown(capsys, tmp_path):
+    # python's argparse sets --prof for `--pro`, `--p` (the one option they begin); the answer was "no"
+    for word in ("--pro", "--p"):
+        assert _parser().parse_args([word]).prof is True
+        assert _answer(capsys, tmp_path, TRAIN, word) == COND
+    # ... and stops the script where it begins two (`--pro` with --profiling too): which, is left open here
+    with pytest.raises(SystemExit):
+        _parser("--profiling").parse_args(["--pro"])
+    # a word that begins another option only decides nothing of --prof
+    assert _parser().parse_args(["--out", "x"]).prof is False
+    assert _answer(capsys, tmp_path, TRAIN, "--out", "x")[-1].startswith("usable data: no (")
+
+
+def test_a_value_given_to_a_store_true_stops_the_script(capsys, tmp_path):
+    # argparse: "argument --prof: ignored explicit argument '1'", status 2, for parse_known_args too; it was "yes"
+    for method in ("parse_args", "parse_known_args"):
+        with pytest.raises(SystemExit) as stop:
+            getattr(_parser(), method)(["--prof=1"])
+        assert stop.value.code == 2
+    why = ("line 9: not run in this launch: argparse stops the script in parse_args: --prof (store_true) takes no "
+           "value, and --prof=1 from run.sh:1 gives it one, so argparse exits with status 2")
+    assert _answer(capsys, tmp_path, TRAIN, "--prof=1") == [
+        f"train.py: torch_npu's profiler is off: {why}",
+        f"usable data: no ({why.replace('line 9', 'line 9 of train.py')})"]
+    # where parse_args is in a try that may catch SystemExit, the script may go on: not decided
+    caught = TRAIN.replace("    args = parser.parse_args()\n",
+                           "    try:\n        args = parser.parse_args()\n    except SystemExit:\n        pass\n")
+    assert _answer(capsys, tmp_path, caught, "--prof=1") == COND
+
+
+@pytest.mark.parametrize("rewrite", [
+    "vars(args).update(prof=True)",
+    "vars(args)['prof'] = True",
+    "args.__dict__.update({'prof': True})",
+    "for k in ['prof']:\n        setattr(args, k, True)",
+    "d = vars(args)\n    d['prof'] = True",
+])
+def test_a_namespace_the_script_rewrites_is_not_the_launchs(capsys, tmp_path, rewrite):
+    # each sets args.prof to True whatever the launch passes (python 3.11); the answer was "no" without --prof
+    ns = _parser().parse_args([])
+    exec(rewrite.replace("\n    ", "\n"), {"args": ns})
+    assert ns.prof is True
+    text = TRAIN.replace("    train(args)\n", f"    {rewrite}\n    train(args)\n")
+    assert _answer(capsys, tmp_path, text) == COND
+
+
+def test_a_namespace_the_script_only_reads_is_the_launchs(capsys, tmp_path):
+    text = TRAIN.replace("    train(args)\n", "    print(vars(args), args.__dict__.items())\n"
+                                                "    for k in vars(args):\n        print(k)\n    train(args)\n")
+    assert _answer(capsys, tmp_path, text)[-1] == (
+        "usable data: no (line 9 of train.py: not run in this launch: `args.prof` is false in this launch (the default "
+        "of --prof, which the launcher does not pass (--prof would switch it on)))")
+
+
+@pytest.mark.parametrize("definition, words", [
+    ('"--prof", action="store_true"', "--prof"),
+    ('"--prof", default=False', "--prof True"),                 # a str: any word but "" is true
+    ('"--prof", type=str, default=""', "--prof True"),
+    ('"--prof", type=bool, default=False', "--prof True"),     # bool("True")
+    ('"--prof", type=ast.literal_eval, default=False', "--prof True"),
+    ('"--prof", type=int, default=0', "--prof 1"),
+    ('"--prof", type=float, default=0.0', "--prof 1"),
+    ('"-p", "--prof", type=int, default=0', "--prof 1"),     # (the long option, as the user types it)
+    # what argparse then makes of a word is not shown here: nothing is said
+    ('"--prof", choices=["", "on"], default=""', ""),
+    ('"--prof", type=lambda s: s == "on", default=False', ""),
+    ('"--prof", action="store_const", const=True, default=False', ""),
+    ('"--prof", nargs="?", const=True, default=False', ""),
+    ('"--prof", type=str2bool, default=False', ""),            # (a type function of the project)
+])
+def test_the_words_that_switch_a_plain_test_on_are_said(capsys, tmp_path, definition, words):
+    text = TRAIN.replace('"--prof", action="store_true"', definition)
+    text = text.replace("\n\ndef train", "\n\ndef str2bool(s):\n    return s.lower() == 'true'\n\n\ndef train")
+    said = f" ({words} would switch it on)" if words else ""
+    assert _answer(capsys, tmp_path, text)[-1] == (
+        f"usable data: no (line 13 of train.py: not run in this launch: `args.prof` is false in this launch (the "
+        f"default of --prof, which the launcher does not pass{said}))")
+    if words:           # what python's argparse makes of them: true
+        parser = argparse.ArgumentParser()
+        exec(f"parser.add_argument({definition})", {"parser": parser, "ast": ast})
+        assert parser.parse_args(words.split()).prof
