@@ -499,7 +499,7 @@ class Walk(Expander, Compounds):
             self._anchored = self._cd_sure = self._made_sure = False
             self._stops = ""
             # the counted loop whose rounds' values the command may use: the innermost block, the command certain in it
-            self._round_block = blocks[-1] if blocks and blocks[-1].values and not conditional else None
+            self._round_block = _round_loop(blocks) if blocks and not conditional else None
             self._round_open = [b for b in blocks if b.values]
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
             sure = self._cd_sure and op == "||"
@@ -1295,6 +1295,16 @@ def _maybe(blocks) -> bool:
         if b.kind in _MAYBE and b.state != "take":
             return True
     return False
+
+
+def _round_loop(blocks) -> Optional[_Block]:
+    """The counted loop whose rounds' values a command may use: the innermost block, or the loop a `{ group; }` or
+    `( subshell )` of its body is in (E-NET's `{ mkdir ./log$i; cd ./log$i; python ...; cd ../; } &`, each round's
+    group run in the background: bash 5.2 ran it in log0 ... log7)."""
+    for b in reversed(blocks):
+        if b.kind != "group" and b.kind != "subshell":
+            return b if b.values else None
+    return None
 
 
 def _status_only(text: str, words) -> bool:
