@@ -312,3 +312,21 @@ def test_a_group_or_subshell_of_the_round_is_read_through_the_rounds_too(tmp_pat
     assert (inside.cwd, inside.rounds.dirs, inside.ranks, inside.background) == (
         (str(tmp_path / "log0"),), tuple(str(tmp_path / f"log{r}") for r in range(3)), 3, close.endswith("&"))
     assert after.cwd == (str(tmp_path),)
+
+
+def test_an_exit_in_a_subshell_of_the_round_ends_that_subshell_alone(tmp_path):
+    # bash 5.2 with a train.py that fails: `{ ... || { echo failed; exit 1; }; } &`, `( ... || exit 1 ) &` and
+    # `( ... || exit 1 )` ran every round (d0, d1, d2); the same group in the foreground, or `python3 ... || exit 1`,
+    # ended the launcher in round 0
+    (tmp_path / "train.py").write_text("print(1)\n")
+    seen = {}
+    for line in ("{ python3 ../train.py || { echo failed; exit 1; }; } &", "(python3 ../train.py || exit 1) &",
+                 "(python3 ../train.py || exit 1)", "{ python3 ../train.py || { echo failed; exit 1; }; }",
+                 "python3 ../train.py || exit 1"):
+        (tmp_path / "run.sh").write_text(f"for((i=0;i<3;i++)); do\n    mkdir ./d$i\n    cd ./d$i || exit\n    {line}\n"
+                                         "    cd ..\ndone\n")
+        w = Walk(str(tmp_path / "run.sh")).run()
+        (cmd,) = [c for c in w.commands if c.words[0].text == "python3"]
+        seen[line] = (cmd.cwd, cmd.ranks)
+    kept, cut = ((str(tmp_path / "d0"),), 3), ((), 0)
+    assert list(seen.values()) == [kept, kept, kept, cut, cut]

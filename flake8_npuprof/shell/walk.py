@@ -22,8 +22,8 @@ from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _e
 from .control import Compounds
 from .counted_while import counted_while
 from .expand import Expander
-from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, named_loop_count,
-                    no_rounds, set_unfollowed, without_redirections)
+from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, brace_body,
+                    named_loop_count, no_rounds, set_unfollowed, without_redirections)
 from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_COMMANDS, MAX_SOURCED, MAX_WORDS,
                     Command, EnvView, Rounds, Setting, _Block, within)
 from .words import integer_value
@@ -301,6 +301,8 @@ class Walk(Expander, Compounds):
                     # `name() ( ... )`: a function whose body is a subshell, run only when called
                     blocks.append(_Block("subshell?" if chained or function else "subshell", 1, len(self.commands),
                                          self._state()))
+                    # an `exit` in it ends it alone, unless set -e stops this shell at its failure (_ends_after)
+                    blocks[-1].apart = not self.errexit and not function
                     function = False
                 elif op == ")" and not function and any(b.kind.startswith("subshell") for b in blocks):
                     closed = self._close(blocks, "subshell")
@@ -437,6 +439,12 @@ class Walk(Expander, Compounds):
                 if head == "{":
                     blocks.append(_Block("function" if function else "group?" if chained else "group", 1,
                                          len(self.commands), None if function else self._state()))
+                    if not function and any(b.kind in _LOOPS for b in blocks):
+                        # `{ python3 train.py || { echo failed; exit 1; }; } &` in a loop: bash runs a group put in the
+                        # background or piped in a subshell, whose `exit` ends it alone (bash 5.2: every round ran)
+                        found = brace_body(text, words[0][0])
+                        blocks[-1].apart = found is not None and text.startswith(("&", "|"), found[2] - 1) and \
+                            not text.startswith(("&&", "||"), found[2] - 1)
                     function = False
                     chained = False             # the group's first command runs whenever the group does
                 words = words[1:] if head != "elif" else []
@@ -514,7 +522,7 @@ class Walk(Expander, Compounds):
                         break
                     if b.kind in _LOOPS and b.anchor < 0:
                         b.anchor = len(self.commands)
-            if ends and op != "&":
+            if ends and op != "&" and not _apart(blocks):
                 self._cut_short(blocks)             # `exit` in a loop: it may end in its first round
             # an exit in a loop may never run; a pipeline's commands run in subshells of their own
             if ends and not conditional and op not in ("&", "|") and not piped and \
@@ -1293,6 +1301,16 @@ def _maybe(blocks) -> bool:
     """Whether a compound whose commands may not run is open."""
     for b in blocks:
         if b.kind in _MAYBE and b.state != "take":
+            return True
+    return False
+
+
+def _apart(blocks) -> bool:
+    """Whether the command is in a subshell of the innermost loop's body (an `exit` there ends that subshell alone)."""
+    for b in reversed(blocks):
+        if b.kind in _LOOPS:
+            return False
+        if b.apart:
             return True
     return False
 
