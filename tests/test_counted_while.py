@@ -125,6 +125,10 @@ def test_under_set_e_a_mkdir_without_p_of_a_folder_that_may_be_there_may_stop_th
                         ("rm -rf ./d$i\n    mkdir ./d$i\n    mkdir ./d$i/src", True),
                         # the copy puts src there: `mkdir ./d0/src` fails (bash 5.2, first run too)
                         ("rm -rf ./d$i\n    mkdir ./d$i\n    cp -r ../src ./d$i\n    mkdir ./d$i/src", False),
+                        ("rm -rf ./d$i\n    mkdir ./d$i\n    cp -r ../src ./d$i/ckpt\n    mkdir ./d$i/ckpt", False),
+                        # pafnucy's: what the copies put there has other names (bash 5.2: every round, run twice)
+                        ("rm -rf ./d$i\n    mkdir ./d$i\n    cp ../*.py ./d$i\n    cp -r ../src ./d$i\n"
+                         "    mkdir ./d$i/ckpt", True),
                         ("mkdir -p ./d$i", True)):
         cmd, _ = _python(tmp_path, f"set -e\nfor((i=0;i<3;i++)); do\n    {make}\n    cd ./d$i\n"
                                    "    python3 ../train.py &\n    cd ..\ndone\n")

@@ -33,7 +33,7 @@ class _Block:
     """An open compound of the walk: if/case/loop/function, `{ group; }` or `( subshell )`."""
 
     __slots__ = ("kind", "ranks", "first", "end", "saved", "exit", "broken", "state", "bounds", "dirs", "anchor", "at",
-                 "held", "name", "values", "known", "made", "later", "gone", "empty", "apart")
+                 "held", "name", "values", "known", "made", "later", "gone", "empty", "filled", "apart")
 
     def __init__(self, kind: str, ranks: int, first: int, saved: Optional[tuple] = None, state: str = ""):
         self.kind, self.ranks, self.first, self.end, self.saved = kind, ranks, first, first, saved
@@ -63,6 +63,8 @@ class _Block:
         # empty (made by a `mkdir` without -p, which fails on one there): where a `mkdir` without -p cannot fail
         self.gone: Set[Tuple[str, ...]] = set()
         self.empty: Set[Tuple[str, ...]] = set()
+        # ... and what a `cp` put in such a folder since: its entries' names (globs) round by round, each copy's
+        self.filled: Dict[Tuple[str, ...], List[Tuple[Tuple[str, ...], ...]]] = {}
         self.apart = False              # a subshell, or a group run as one (`{ ...; } &`): an `exit` in it ends it alone
 
 

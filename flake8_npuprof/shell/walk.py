@@ -26,7 +26,7 @@ from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _
                     named_loop_count, no_rounds, set_unfollowed, without_redirections)
 from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_COMMANDS, MAX_SOURCED, MAX_WORDS,
                     Command, EnvView, Rounds, Setting, _Block, within)
-from .words import integer_value
+from .words import glob_match, integer_value
 
 
 _new_tuple = tuple.__new__          # a Word or Run without the namedtuple's __new__ (a Python frame each)
@@ -1037,7 +1037,7 @@ class Walk(Expander, Compounds):
             if head in ("rm", "rmdir", "mv"):
                 block.made.clear()      # it may remove any of them
             return
-        if head in ("cp", "mv"):
+        if head == "mv" or head == "cp" and not self._filled(words, texts, bases, block):
             block.gone.clear()          # (it may put a folder where one was not, or fill one)
             block.empty.clear()
         if bases is None or head == "cp":
@@ -1055,8 +1055,11 @@ class Walk(Expander, Compounds):
             if head == "mkdir" and (parents or all(self._there(os.path.dirname(f), block, r)
                                                    for r, f in enumerate(folders))):
                 # without -p, one there already fails (bash 5.2: `set -e` stops at `mkdir ./d0` a run before left)
+                parent = tuple(map(os.path.dirname, folders))
                 fresh = parents or any(all(x == f or f.startswith(x.rstrip("/") + "/") for x, f in zip(g, folders))
-                                       for g in block.gone) or tuple(map(os.path.dirname, folders)) in block.empty
+                                       for g in block.gone) or parent in block.empty and not any(
+                    glob_match(os.path.basename(f), n) for names in block.filled.get(parent, ())
+                    for f, n in ((f, n) for r, f in enumerate(folders) for n in names[r]))
                 if not fresh and self.errexit and op not in ("&&", "||"):
                     self._stops = f"(`{text[words[0].start:words[-1].end]}` stops the shell under set -e where the " \
                         "folder is there already: left by a run before, or made or copied by the launcher)"
@@ -1065,6 +1068,7 @@ class Walk(Expander, Compounds):
                 block.gone.discard(folders)
                 if not parents:
                     block.empty.add(folders)
+                    block.filled.pop(folders, None)
                 sure = sure and fresh
             else:
                 sure = False
@@ -1075,6 +1079,28 @@ class Walk(Expander, Compounds):
                 if head == "rm" and recursive:
                     block.gone.add(folders)
         self._made_sure = sure
+
+    def _filled(self, words: List[Word], texts, bases: Optional[Tuple[str, ...]], block: _Block) -> bool:
+        """`cp ../*.py ./d$i`, `cp -r ../src ./d$i` into a folder the round made empty: the names it may put there
+        (its sources' last parts, as globs), round by round, so a later `mkdir ./d$i/ckpt` is still known to make a
+        new folder (pafnucy's launcher, under set -e). False where the copy is not followed so."""
+        paths = [t or tuple(w.text for _ in bases or ()) for w, t in zip(words[1:], texts[1:])
+                 if not w.text.startswith("-")]
+        if bases is None or len(paths) < 2:
+            return False
+        dest = tuple(os.path.normpath(os.path.join(base, p)) for base, p in zip(bases, paths[-1]))
+        if any(all(f == x or f.startswith(x.rstrip("/") + "/") for x, f in zip(g, dest)) for g in block.gone):
+            return False
+        if dest in block.empty:
+            names = tuple(tuple(os.path.basename(p[r].rstrip("/")) for p in paths[:-1]) for r in range(len(dest)))
+        elif tuple(map(os.path.dirname, dest)) in block.empty and len(paths) == 2:
+            names, dest = tuple((os.path.basename(f),) for f in dest), tuple(map(os.path.dirname, dest))
+        else:
+            return False
+        if any(n in ("", ".", "..") for each in names for n in each):
+            return False                # (`cp -r ../src/. ./d$i` copies what src holds)
+        block.filled.setdefault(dest, []).append(names)
+        return True
 
     def _there(self, folder: str, block: _Block, r: int) -> bool:
         """Whether a folder is there in round r for a `mkdir` without -p to make one in it: in the tree, made by an
