@@ -53,8 +53,10 @@ def counted_while(text: str, words, op: str, at: int) -> Optional[CountedWhile]:
         return None
     counter = _COUNTER.fullmatch(text, inner[0][0], inner[0][1])
     holds = _HOLDS.get((head, text[inner[1][0]:inner[1][1]]))
-    found = _loop_body(text, at)
-    if counter is None or holds is None or found is None:
+    if counter is None or holds is None:
+        return None
+    found = _loop_body(text, at)            # (only then: it reads on to `done`)
+    if found is None:
         return None
     name = counter.group(1) or counter.group(2)
     body = _lexed(text, found[0], found[1])

@@ -507,7 +507,8 @@ class Walk(Expander, Compounds):
             self._anchored = self._cd_sure = self._made_sure = False
             self._stops = ""
             # the counted loop whose rounds' values the command may use: the innermost block, the command certain in it
-            self._round_block = _round_loop(blocks) if blocks and not conditional else None
+            self._round_block = None if not blocks or conditional else blocks[-1] if blocks[-1].values else \
+                _round_loop(blocks) if blocks[-1].kind == "group" or blocks[-1].kind == "subshell" else None
             self._round_open = [b for b in blocks if b.values]
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
             sure = self._cd_sure and op == "||"
