@@ -113,7 +113,9 @@ def test_a_cd_after_the_rounds_mkdir_and_and(tmp_path):
     for make, known in (("mkdir -p d$i && cd d$i", True), ("rm -rf d$i; mkdir d$i && cd d$i", True),
                         # without -p a folder a run before left makes mkdir fail, and the cd is skipped (bash 5.2:
                         # train.py started in the launcher's folder)
-                        ("mkdir d$i && cd d$i", False), ("mkdir d$i; rm -rf d$i; mkdir -p d$i && cd d$i", True)):
+                        ("mkdir d$i && cd d$i", False), ("mkdir d$i; rm -rf d$i; mkdir -p d$i && cd d$i", True),
+                        # the exit does not run (bash 5.2: every round)
+                        ("mkdir -p d$i || exit 1\n    cd d$i", True)):
         cmd, _ = _python(tmp_path, f"for((i=0;i<3;i++)); do\n    {make}\n    python3 ../train.py &\n    cd ..\ndone\n")
         assert (cmd.cwd, cmd.rounds is not None, cmd.ranks) == (
             (str(tmp_path / "d0"),) if known else (), known, 3), make

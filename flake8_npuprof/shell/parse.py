@@ -80,10 +80,9 @@ def no_rounds(text: str, words, m) -> bool:
 
 def named_loop_count(m, value) -> Tuple[Optional[int], Tuple[str, ...]]:
     """How many times a `for ((...))` loop whose bounds name parameters runs (None: not known; 0 or less: none), and
-    the names. value(name)
-    is a parameter's value (None: not known). An unknown one may stand in both bounds if it cancels out
-    (`i=$D; i<$((N+D))` runs N times whatever D is): bounds without `*` are sums, so the count is known when it is the
-    same with each unknown at 0 and at 1."""
+    the names. value(name) is a parameter's value (None: not known). An unknown one may stand in both bounds if it
+    cancels out (`i=$D; i<$((N+D))` runs N times whatever D is): bounds without `*` are sums, so the count is known
+    when it is the same with each unknown at 0 and at 1."""
     lo, op, hi = m.group(2), m.group(3), m.group(4)
     names = tuple(dict.fromkeys(re.findall(r"[A-Za-z_]\w*", lo + " " + hi)))
     values = {n: value(n) for n in names}

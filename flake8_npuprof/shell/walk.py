@@ -511,7 +511,8 @@ class Walk(Expander, Compounds):
                 _round_loop(blocks) if blocks[-1].kind == "group" or blocks[-1].kind == "subshell" else None
             self._round_open = [b for b in blocks if b.values]
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
-            sure = self._cd_sure and op == "||"
+            # (`mkdir -p ./d$i || exit 1`: the exit does not run where the mkdir certainly makes the folder)
+            sure = (self._cd_sure or self._made_sure) and op == "||"
             made = self._made_sure and not piped
             if self._stops:
                 self._cut_short(blocks, self._stops)
