@@ -13,7 +13,7 @@ from .parse import _lexed, _loop_body, _words_in
 # the test as bash runs the body while it holds: `while [ $i -lt N ]` is `until [ $i -ge N ]` (i < N)
 _HOLDS = {("while", "-lt"): "<", ("while", "-le"): "<=", ("while", "-ne"): "!=",
           ("until", "-ge"): "<", ("until", "-gt"): "<=", ("until", "-eq"): "!="}
-_COUNTER = re.compile(r'"?\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))"?')
+_COUNTER = r'"?\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))"?'     # (compiled where first needed, not at import)
 
 
 class CountedWhile(NamedTuple):
@@ -51,7 +51,7 @@ def counted_while(text: str, words, op: str, at: int) -> Optional[CountedWhile]:
             return None
     else:
         return None
-    counter = _COUNTER.fullmatch(text, inner[0][0], inner[0][1])
+    counter = re.fullmatch(_COUNTER, text[inner[0][0]:inner[0][1]])
     holds = _HOLDS.get((head, text[inner[1][0]:inner[1][1]]))
     if counter is None or holds is None:
         return None

@@ -41,7 +41,8 @@ _SPECIAL = frozenset("\\#([&\n;|)")          # what the lexer reads otherwise th
 _PLAIN_RUN = re.compile(r"([^ \t\r\n;&|<>()'\"\\$`]+)(?=[ \t\r\n;&|()]|\Z)[ \t\r]*")
 
 
-_SEQ = re.compile(r"\$\(\s*seq\s+(?:(\d+)\s+)?(\d+)\s*\)|`seq\s+(?:(\d+)\s+)?(\d+)`")    # `$(seq 0 7)`
+# `$(seq 0 7)` (a pattern, not compiled at import: re compiles it where a loop first needs it)
+_SEQ = r"\$\(\s*seq\s+(?:(\d+)\s+)?(\d+)\s*\)|`seq\s+(?:(\d+)\s+)?(\d+)`"
 
 
 def _loop_count(text: str, words, m) -> int:
@@ -54,7 +55,7 @@ def _loop_count(text: str, words, m) -> int:
         return 0
     rest = [w for w in items[2:] if w not in (";", "do")]
     if len(rest) == 1:
-        seq = _SEQ.fullmatch(rest[0])
+        seq = re.fullmatch(_SEQ, rest[0])
         if seq:
             lo = int(seq.group(1) or seq.group(3) or 1)
             hi = int(seq.group(2) or seq.group(4))
@@ -73,9 +74,10 @@ def no_rounds(text: str, words, m) -> bool:
     if m is not None:
         return integer_value(m.group(2)) is not None and integer_value(m.group(4)) is not None and \
             _loop_count(text, words, m) == 0
+    if len(words) < 4 or text[words[2][0]:words[2][1]] != "in" or "seq" not in text[words[3][0]:words[-1][1]]:
+        return False
     rest = [text[a:b] for a, b in words[3:] if text[a:b] not in (";", "do")]
-    return len(words) > 2 and text[words[2][0]:words[2][1]] == "in" and len(rest) == 1 and \
-        _loop_count(text, words, m) == 0 and _SEQ.fullmatch(rest[0]) is not None
+    return len(rest) == 1 and _loop_count(text, words, m) == 0 and re.fullmatch(_SEQ, rest[0]) is not None
 
 
 def named_loop_count(m, value) -> Tuple[Optional[int], Tuple[str, ...]]:

@@ -65,7 +65,7 @@ class _Block:
         self.empty: Set[Tuple[str, ...]] = set()
         # ... and what a `cp` put in such a folder since: its entries' names (globs) round by round, each copy's
         self.filled: Dict[Tuple[str, ...], List[Tuple[Tuple[str, ...], ...]]] = {}
-        self.apart = False              # a subshell, or a group run as one (`{ ...; } &`): an `exit` in it ends it alone
+        self.apart = False      # a subshell, or a group run as one (`{ ...; } &`): an `exit` in it ends it alone
 
 
 class Setting(NamedTuple):

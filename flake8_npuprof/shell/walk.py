@@ -33,8 +33,9 @@ _new_tuple = tuple.__new__          # a Word or Run without the namedtuple's __n
 # the variable a `for` loop sets: `for i in ...`, `for ((i=0; ...))`
 _FOR_VAR = re.compile(r"for\s+([A-Za-z_]\w*)(?![\w=])|for\s*\(\(\s*([A-Za-z_]\w*)\s*=")
 _TESTS = ("if", "[", "[[", "test")     # the commands `$?` is known in (right after a command run with `&`)
-_UNFOLLOWED_RUN = re.compile(r"(?<![\w$-])(?:source|eval|exec)\b|(?:^|[;&|\n])\s*\.\s")   # in a counted while
-_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")      # a counter's start or bound bash reads as the same number
+# (patterns, not compiled at import: re compiles them where a counted while first needs them)
+_UNFOLLOWED_RUN = r"(?<![\w$-])(?:source|eval|exec)\b|(?:^|[;&|\n])\s*\.\s"   # what a counted while's body may not run
+_INTEGER = r"-?(?:0|[1-9][0-9]*)"       # a counter's start or bound bash reads as the same number
 MAX_ROUNDS = 1024       # rounds of a counted loop whose values the walk keeps (Walk._round_values)
 # what a command after `cd DIR ||` may be for the walk to skip it where the cd certainly succeeds (a compound is not)
 _COMPOUND = frozenset({"for", "while", "until", "if", "case", "select", "{", "}", "function", "then", "do", "done",
@@ -936,7 +937,7 @@ class Walk(Expander, Compounds):
         raw = text[bound[0]:bound[1]]
         names = tuple(dict.fromkeys(re.findall(r"[A-Za-z_]\w*", raw)))
         lo, hi = self._counter_start(text, name, path, step), self.expand(text, *bound).text
-        if lo is None or not _INTEGER.fullmatch(hi) or any(set_unfollowed(text, n) for n in names):
+        if lo is None or not re.fullmatch(_INTEGER, hi) or any(set_unfollowed(text, n) for n in names):
             return False
         rounds = int(hi) - lo + (holds == "<=")
         if rounds < 0 and holds == "!=" or rounds > MAX_ROUNDS:
@@ -945,7 +946,7 @@ class Walk(Expander, Compounds):
         if text.startswith(("((", "let"), step[0]) and (self.errexit or re.search(r"\bset\s", rest)):
             return False                # (its status is 1 where it gives 0: bash 5.2 `set -e` stops at `((i++))` of 0)
         # a command that may set the counter where the walk does not follow it: a function, `source`, `eval`
-        if _rounds_differ(rest, (name, *names)) or _UNFOLLOWED_RUN.search(rest) or \
+        if _rounds_differ(rest, (name, *names)) or re.search(_UNFOLLOWED_RUN, rest) or \
                 any(re.search(rf"(?<![\w$-]){re.escape(f)}\b", rest) for f in self.functions):
             return False
         line = src.position(words[0][0])[0]
@@ -967,7 +968,7 @@ class Walk(Expander, Compounds):
         runs in this shell (bash 5.2: `i=0 &` and `i=0 | cat` leave i as it was), and changed nowhere the walk does not
         follow (`((i=5))`, `read i`) but by the loop's step; None otherwise."""
         s = self.vars.get(name)
-        if s is None or s.path != path or not _INTEGER.fullmatch(s.value) or \
+        if s is None or s.path != path or not re.fullmatch(_INTEGER, s.value) or \
                 set_unfollowed(text[:step[0]] + ";" + text[step[1]:], name):
             return None
         lexed = _lexed(text, 0, None)
