@@ -298,3 +298,35 @@ def test_a_loop_body_is_read_in_time_that_grows_with_its_length():
     with deadline(2, "a walk of a loop body holding `((` and 100,000 blanks"):
         w = Walk("run.sh").run(text)
     assert [c.line for c in w.commands if c.words and c.words[0].text == "python3"] == [3]
+
+
+@pytest.mark.parametrize("open_, close", [("{", "} &"), ("(", ") &"), ("{", "}")])
+def test_a_group_or_subshell_of_the_round_is_read_through_the_rounds_too(tmp_path, open_, close):
+    # E-NET's and erfnet's `{ mkdir ./log$i; cd ./log$i; ...; python -u ../../train.py > log 2>&1; cd ../; } &`:
+    # bash 5.2 ran each round's group in log0, log1, log2 (in the background); the walk said "$i not known here"
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(f"for((i=0;i<3;i++))\ndo\n{open_}\n  mkdir ./log$i\n  cd ./log$i\n"
+                                     f"  python3 ../train.py > log 2>&1\n  cd ../\n{close}\ndone\npython3 train.py --a\n")
+    w = Walk(str(tmp_path / "run.sh")).run()
+    inside, after = [c for c in w.commands if c.words[0].text == "python3"]
+    assert (inside.cwd, inside.rounds.dirs, inside.ranks, inside.background) == (
+        (str(tmp_path / "log0"),), tuple(str(tmp_path / f"log{r}") for r in range(3)), 3, close.endswith("&"))
+    assert after.cwd == (str(tmp_path),)
+
+
+def test_an_exit_in_a_subshell_of_the_round_ends_that_subshell_alone(tmp_path):
+    # bash 5.2 with a train.py that fails: `{ ... || { echo failed; exit 1; }; } &`, `( ... || exit 1 ) &` and
+    # `( ... || exit 1 )` ran every round (d0, d1, d2); the same group in the foreground, or `python3 ... || exit 1`,
+    # ended the launcher in round 0
+    (tmp_path / "train.py").write_text("print(1)\n")
+    seen = {}
+    for line in ("{ python3 ../train.py || { echo failed; exit 1; }; } &", "(python3 ../train.py || exit 1) &",
+                 "(python3 ../train.py || exit 1)", "{ python3 ../train.py || { echo failed; exit 1; }; }",
+                 "python3 ../train.py || exit 1"):
+        (tmp_path / "run.sh").write_text(f"for((i=0;i<3;i++)); do\n    mkdir ./d$i\n    cd ./d$i || exit\n    {line}\n"
+                                         "    cd ..\ndone\n")
+        w = Walk(str(tmp_path / "run.sh")).run()
+        (cmd,) = [c for c in w.commands if c.words[0].text == "python3"]
+        seen[line] = (cmd.cwd, cmd.ranks)
+    kept, cut = ((str(tmp_path / "d0"),), 3), ((), 0)
+    assert list(seen.values()) == [kept, kept, kept, cut, cut]

@@ -272,8 +272,9 @@ class Compounds(WalkState):
                     break
         return end
 
-    def _cut_short(self, blocks: List["_Block"]) -> None:
-        """`break`, `continue` or `exit` in a loop: it may stop early, so how often its body runs is not known."""
+    def _cut_short(self, blocks: List["_Block"], how: str = "(`break`, `continue` or `exit` in it)") -> None:
+        """`break`, `continue` or `exit` in a loop (how: what may end it): it may stop early, so how often its body
+        runs is not known."""
         loop = next((b for b in reversed(blocks) if b.kind in _LOOPS), None)
         if loop is not None and not loop.broken:        # once broken, later commands get 0 where they are made
             loop.broken = True
@@ -283,9 +284,10 @@ class Compounds(WalkState):
             if b.values:
                 # the rounds may stop early: the folders they make are not all entered (bash 5.2: `if [ $i -eq 1 ];
                 # then exit; fi` after `cd ./d$i ... cd ..` ran in d0 and d1 alone)
-                why = f"the loop at {rel_path(b.at[0], self.root)}:{b.at[1]} may end early (`break`, `continue` or " \
-                    "`exit` in it): not each folder its rounds make is entered"
+                why = f"the loop at {rel_path(b.at[0], self.root)}:{b.at[1]} may end early {how}: not each folder " \
+                    "its rounds make is entered"
                 b.values = ()
+                self.loop_ends[b.at] = why
                 for i in range(b.first, len(self.commands)):
                     c = self.commands[i]
                     if c.rounds is not None and (c.rounds.path, c.rounds.line) == b.at:

@@ -41,6 +41,10 @@ _SPECIAL = frozenset("\\#([&\n;|)")          # what the lexer reads otherwise th
 _PLAIN_RUN = re.compile(r"([^ \t\r\n;&|<>()'\"\\$`]+)(?=[ \t\r\n;&|()]|\Z)[ \t\r]*")
 
 
+# `$(seq 0 7)` (a pattern, not compiled at import: re compiles it where a loop first needs it)
+_SEQ = r"\$\(\s*seq\s+(?:(\d+)\s+)?(\d+)\s*\)|`seq\s+(?:(\d+)\s+)?(\d+)`"
+
+
 def _loop_count(text: str, words, m) -> int:
     """How many times a `for` loop runs its body (0: not known)."""
     if m is not None:
@@ -51,7 +55,7 @@ def _loop_count(text: str, words, m) -> int:
         return 0
     rest = [w for w in items[2:] if w not in (";", "do")]
     if len(rest) == 1:
-        seq = re.fullmatch(r"\$\(\s*seq\s+(?:(\d+)\s+)?(\d+)\s*\)|`seq\s+(?:(\d+)\s+)?(\d+)`", rest[0])
+        seq = re.fullmatch(_SEQ, rest[0])
         if seq:
             lo = int(seq.group(1) or seq.group(3) or 1)
             hi = int(seq.group(2) or seq.group(4))
@@ -64,18 +68,30 @@ def _loop_count(text: str, words, m) -> int:
     return 0
 
 
-def named_loop_count(m, value) -> Tuple[int, Tuple[str, ...]]:
-    """How many times a `for ((...))` loop whose bounds name parameters runs (0: not known), and the names. value(name)
-    is a parameter's value (None: not known). An unknown one may stand in both bounds if it cancels out
-    (`i=$D; i<$((N+D))` runs N times whatever D is): bounds without `*` are sums, so the count is known when it is the
-    same with each unknown at 0 and at 1."""
+def no_rounds(text: str, words, m) -> bool:
+    """Whether a `for` loop certainly runs its body no time: `for ((i=0; i<0; i++))`, `for i in $(seq 1 0)` (bash 5.2
+    runs neither's body; _loop_count's 0 is also "not known")."""
+    if m is not None:
+        return integer_value(m.group(2)) is not None and integer_value(m.group(4)) is not None and \
+            _loop_count(text, words, m) == 0
+    if len(words) < 4 or text[words[2][0]:words[2][1]] != "in" or "seq" not in text[words[3][0]:words[-1][1]]:
+        return False
+    rest = [text[a:b] for a, b in words[3:] if text[a:b] not in (";", "do")]
+    return len(rest) == 1 and _loop_count(text, words, m) == 0 and re.fullmatch(_SEQ, rest[0]) is not None
+
+
+def named_loop_count(m, value) -> Tuple[Optional[int], Tuple[str, ...]]:
+    """How many times a `for ((...))` loop whose bounds name parameters runs (None: not known; 0 or less: none), and
+    the names. value(name) is a parameter's value (None: not known). An unknown one may stand in both bounds if it
+    cancels out (`i=$D; i<$((N+D))` runs N times whatever D is): bounds without `*` are sums, so the count is known
+    when it is the same with each unknown at 0 and at 1."""
     lo, op, hi = m.group(2), m.group(3), m.group(4)
     names = tuple(dict.fromkeys(re.findall(r"[A-Za-z_]\w*", lo + " " + hi)))
     values = {n: value(n) for n in names}
     # (one set from the caller's, `RANK_ID_START=$ASCEND_DEVICE_ID`, is as unknown as the caller's own)
     unknown = [n for n in names if values[n] is None or HOLE in (values[n] or "")]
     if unknown and "*" in lo + hi:
-        return 0, names
+        return None, names
 
     def number(name: str, extra: Dict[str, str]) -> str:
         # an empty one counts 0, as in bash; one bash would not read as a number ('8\r' of a CRLF file) is not counted
@@ -95,8 +111,8 @@ def named_loop_count(m, value) -> Tuple[int, Tuple[str, ...]]:
 
     first = count({n: "0" for n in unknown})
     if first is None or any(count({**{n: "0" for n in unknown}, u: "1"}) != first for u in unknown):
-        return 0, names
-    return max(0, first), names
+        return None, names
+    return first, names
 
 
 def set_unfollowed(text: str, name: str) -> bool:

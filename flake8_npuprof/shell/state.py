@@ -33,7 +33,7 @@ class _Block:
     """An open compound of the walk: if/case/loop/function, `{ group; }` or `( subshell )`."""
 
     __slots__ = ("kind", "ranks", "first", "end", "saved", "exit", "broken", "state", "bounds", "dirs", "anchor", "at",
-                 "held", "name", "values", "known", "made", "later")
+                 "held", "name", "values", "known", "made", "later", "gone", "empty", "filled", "apart")
 
     def __init__(self, kind: str, ranks: int, first: int, saved: Optional[tuple] = None, state: str = ""):
         self.kind, self.ranks, self.first, self.end, self.saved = kind, ranks, first, first, saved
@@ -59,6 +59,13 @@ class _Block:
         self.made: Set[Tuple[str, ...]] = set()
         # the variables its body sets, each with where: a word before it reads the one a round before set, from round 2
         self.later: List[Tuple[str, int]] = []
+        # the folders (round by round) certainly not there (`rm -rf ./d$i`: nor anything in them) and those certainly
+        # empty (made by a `mkdir` without -p, which fails on one there): where a `mkdir` without -p cannot fail
+        self.gone: Set[Tuple[str, ...]] = set()
+        self.empty: Set[Tuple[str, ...]] = set()
+        # ... and what a `cp` put in such a folder since: its entries' names (globs) round by round, each copy's
+        self.filled: Dict[Tuple[str, ...], List[Tuple[Tuple[str, ...], ...]]] = {}
+        self.apart = False      # a subshell, or a group run as one (`{ ...; } &`): an `exit` in it ends it alone
 
 
 class Setting(NamedTuple):
@@ -183,6 +190,7 @@ class WalkState:
     _loop: Optional[str]
     _background: bool
     rounds: Optional[Rounds]
+    loop_ends: Dict[Tuple[str, int], str]
 
     if TYPE_CHECKING:
         @property

@@ -20,18 +20,22 @@ from ..source.text import HOLE, Run, SourceText, StrValue
 from ..values.launch_args import Word
 from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
 from .control import Compounds
+from .counted_while import counted_while
 from .expand import Expander
-from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, named_loop_count,
-                    set_unfollowed, without_redirections)
+from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, brace_body,
+                    named_loop_count, no_rounds, set_unfollowed, without_redirections)
 from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_COMMANDS, MAX_SOURCED, MAX_WORDS,
                     Command, EnvView, Rounds, Setting, _Block, within)
-from .words import integer_value
+from .words import glob_match, integer_value
 
 
 _new_tuple = tuple.__new__          # a Word or Run without the namedtuple's __new__ (a Python frame each)
 # the variable a `for` loop sets: `for i in ...`, `for ((i=0; ...))`
 _FOR_VAR = re.compile(r"for\s+([A-Za-z_]\w*)(?![\w=])|for\s*\(\(\s*([A-Za-z_]\w*)\s*=")
 _TESTS = ("if", "[", "[[", "test")     # the commands `$?` is known in (right after a command run with `&`)
+# (patterns, not compiled at import: re compiles them where a counted while first needs them)
+_UNFOLLOWED_RUN = r"(?<![\w$-])(?:source|eval|exec)\b|(?:^|[;&|\n])\s*\.\s"   # what a counted while's body may not run
+_INTEGER = r"-?(?:0|[1-9][0-9]*)"       # a counter's start or bound bash reads as the same number
 MAX_ROUNDS = 1024       # rounds of a counted loop whose values the walk keeps (Walk._round_values)
 # what a command after `cd DIR ||` may be for the walk to skip it where the cd certainly succeeds (a compound is not)
 _COMPOUND = frozenset({"for", "while", "until", "if", "case", "select", "{", "}", "function", "then", "do", "done",
@@ -52,6 +56,16 @@ def _body_sets(text: str, at: int) -> List[Tuple[str, int]]:
     if found is None:
         return []
     return [(m.group(m.lastindex or 1), m.start(m.lastindex or 1)) for m in _SETS.finditer(text, found[0], found[1])]
+
+
+def _rounds_differ(body: str, names: Tuple[str, ...]) -> bool:
+    """Whether the rounds of a counted loop whose body is this may not be alike: the body may set its variable
+    (names[0]) or what its bounds read (names[1:]), or has `continue`/`break` (a `continue` may skip the body's way
+    back, a `break` the later rounds: bash 5.2 left round 1 in d0/d1)."""
+    name = names[0]
+    return "unset" in body or re.search(r"(?<![\w$-])(?:continue|break)\b", body) is not None or \
+        re.search(rf"\bfor\s*(?:\(\(\s*)?{name}\b", body) is not None or any(
+            set_unfollowed(body, n) or re.search(rf"(?<![\w$-]){n}\+?=", body) for n in names)
 
 
 class Walk(Expander, Compounds):
@@ -124,6 +138,9 @@ class Walk(Expander, Compounds):
         # loop, as bash keeps it), which the walk (reading the body once for all rounds) does not hold; said of a `cd`
         # it makes unknown (not the caller's)
         self.loop_vars: Dict[str, Tuple[str, int]] = {}
+        self.loop_heads: Dict[Tuple[str, int], str] = {}    # ... "while"/"until": those of a counted while (_counted)
+        # ... those read through their first round that may end early (Compounds._cut_short): why
+        self.loop_ends: Dict[Tuple[str, int], str] = {}
         self.ignored: list = []         # ... and those given that it does not test and that change no launch (idem)
         self.parsed: List[Tuple[str, str, int]] = []  # (option pattern, file, offset) an argument matched
         self.given: Optional[str] = None    # the launcher's text when it was given, not read (run(text))
@@ -133,6 +150,8 @@ class Walk(Expander, Compounds):
         self._round_block: Optional[_Block] = None   # the counted loop the command being walked is directly in
         self._round_open: List[_Block] = []          # the counted loops it is in, certain in them or not
         self._cd_sure = False           # the command just walked was a `cd` into a folder its round made
+        self._made_sure = False         # ... a `mkdir` that certainly makes the folders it names, one a round
+        self._stops = ""                # ... one that may stop the shell in a round (set -e): how, for _cut_short
         # ... a `mkdir`/`cp`/`rm` of such a body: its seq -> each word's text round by round (None: the same in all, ():
         # not known in one)
         self.round_words: Dict[int, Tuple[Optional[Tuple[str, ...]], ...]] = {}
@@ -241,6 +260,7 @@ class Walk(Expander, Compounds):
         closed: Optional[_Block] = None             # the last `( ... )` or `{ ... }` closed: what follows applies
         pending: Optional[Tuple[_Block, str]] = None    # one that an exit ended, and the operator after it
         sure = False            # the command before is a `cd` that certainly succeeds: a command after `||` is skipped
+        made = False            # ... a `mkdir` that certainly makes its folders: a command after `&&` runs
         lexed = _lexed(text, start, stop)
         # `cd ./d && python3 train.py &`: the whole list runs in a background subshell, and the shell stays where it was
         # (bash 5.2); its folder as the list began, and the list's last command
@@ -262,7 +282,9 @@ class Walk(Expander, Compounds):
             if self._loop or self._returned:
                 return                              # `break`/`continue` of the evaluated loop, a function's `return`
             piped = after == "|"
-            chained = after in ("&&", "||") or (piped and chained)
+            # (`mkdir -p ./d$i && cd ./d$i`: the cd runs wherever the round's mkdir certainly makes its folder)
+            chained = after in ("&&", "||") and not (made and after == "&&") or (piped and chained)
+            made = False
             # `cmd &` then `if [ $? -ne 0 ]`: bash gives a command it puts in the background the status 0 (a test
             # only: after an `else` or `do` the command before is not the one that ran last)
             self._background = after == "&" and bool(words) and text[words[0][0]:words[0][1]] in _TESTS
@@ -280,6 +302,8 @@ class Walk(Expander, Compounds):
                     # `name() ( ... )`: a function whose body is a subshell, run only when called
                     blocks.append(_Block("subshell?" if chained or function else "subshell", 1, len(self.commands),
                                          self._state()))
+                    # an `exit` in it ends it alone, unless set -e stops this shell at its failure (_ends_after)
+                    blocks[-1].apart = not self.errexit and not function
                     function = False
                 elif op == ")" and not function and any(b.kind.startswith("subshell") for b in blocks):
                     closed = self._close(blocks, "subshell")
@@ -329,6 +353,8 @@ class Walk(Expander, Compounds):
                 if known:
                     blocks[-1].held = (path, src.position(words[0][0])[0], "if " + _condition(text, lexed, k))
                 words = words[1:]
+            elif head in ("while", "until") and not skipping and self._counted(text, src, path, words, op, at, blocks):
+                continue
             elif head in ("while", "until", "case", "select"):
                 blocks.append(_Block(head, 1, len(self.commands)))
                 if head != "case":
@@ -345,12 +371,17 @@ class Walk(Expander, Compounds):
                 literal = _FOR_C.match(text, words[0][0])
                 named = None if literal else _FOR_C_NAMED.match(text, words[0][0])
                 block = _Block("for", _loop_count(text, words, literal), len(self.commands))
+                if not block.ranks and not skipping and no_rounds(text, words, literal):
+                    block.state = "skip"        # its body never runs
                 if not block.ranks and not literal and not named:
                     block.ranks = self._list_rounds(text, words)
                 if named:
-                    block.ranks, names = named_loop_count(named, self._value)
-                    if block.ranks and any(set_unfollowed(text, n) for n in names):
-                        block.ranks = 0     # set where the walk does not follow values: its value here may be wrong
+                    count, names = named_loop_count(named, self._value)
+                    if count is not None and any(set_unfollowed(text, n) for n in names):
+                        count = None        # set where the walk does not follow values: its value here may be wrong
+                    block.ranks = max(count or 0, 0)
+                    if count is not None and count <= 0 and not skipping:
+                        block.state = "skip"    # its body never runs (bash 5.2: `N=0; for ((i=0; i<N; i++))`)
                     block.bounds = {n: self.vars.get(n) or self.exported.get(n) for n in names}
                 if loop_var and not skipping and 0 < block.ranks <= MAX_ROUNDS:
                     block.name = name
@@ -409,6 +440,12 @@ class Walk(Expander, Compounds):
                 if head == "{":
                     blocks.append(_Block("function" if function else "group?" if chained else "group", 1,
                                          len(self.commands), None if function else self._state()))
+                    if not function and any(b.kind in _LOOPS for b in blocks):
+                        # `{ python3 train.py || { echo failed; exit 1; }; } &` in a loop: bash runs a group put in the
+                        # background or piped in a subshell, whose `exit` ends it alone (bash 5.2: every round ran)
+                        found = brace_body(text, words[0][0])
+                        blocks[-1].apart = found is not None and text.startswith(("&", "|"), found[2] - 1) and \
+                            not text.startswith(("&&", "||"), found[2] - 1)
                     function = False
                     chained = False             # the group's first command runs whenever the group does
                 words = words[1:] if head != "elif" else []
@@ -468,12 +505,18 @@ class Walk(Expander, Compounds):
                     ranks = 0
                     break
                 ranks = ranks * b.ranks if b.ranks > 0 and ranks > 0 else 0
-            self._anchored = self._cd_sure = False
+            self._anchored = self._cd_sure = self._made_sure = False
+            self._stops = ""
             # the counted loop whose rounds' values the command may use: the innermost block, the command certain in it
-            self._round_block = blocks[-1] if blocks and blocks[-1].values and not conditional else None
+            self._round_block = None if not blocks or conditional else blocks[-1] if blocks[-1].values else \
+                _round_loop(blocks) if blocks[-1].kind == "group" or blocks[-1].kind == "subshell" else None
             self._round_open = [b for b in blocks if b.values]
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
-            sure = self._cd_sure and op == "||"
+            # (`mkdir -p ./d$i || exit 1`: the exit does not run where the mkdir certainly makes the folder)
+            sure = (self._cd_sure or self._made_sure) and op == "||"
+            made = self._made_sure and not piped
+            if self._stops:
+                self._cut_short(blocks, self._stops)
             if self._anchored:
                 # the loops this `cd` to a known absolute directory is in: their later commands run there in every
                 # round (not those outside a subshell or group, which may keep its own directory)
@@ -482,7 +525,7 @@ class Walk(Expander, Compounds):
                         break
                     if b.kind in _LOOPS and b.anchor < 0:
                         b.anchor = len(self.commands)
-            if ends and op != "&":
+            if ends and op != "&" and not _apart(blocks):
                 self._cut_short(blocks)             # `exit` in a loop: it may end in its first round
             # an exit in a loop may never run; a pipeline's commands run in subshells of their own
             if ends and not conditional and op not in ("&", "|") and not piped and \
@@ -581,7 +624,7 @@ class Walk(Expander, Compounds):
         if self._round_block is not None and head in ("mkdir", "cp", "rm", "rmdir", "mv") and \
                 len(words) == len(spans) - k and (head in ("mkdir", "cp") or
                                                   not any(c in w.text for w in words[1:] for c in "*?[")):
-            self._round_files(text, words, head)
+            self._round_files(text, words, head, op)
         elif self._round_open and (head in ("rm", "rmdir", "mv", "unlink", "find", "eval", "source", ".")
                                    or head in self.functions):
             # one that may remove a folder a round made, which the walk does not follow (under a condition, a glob, in
@@ -860,14 +903,7 @@ class Walk(Expander, Compounds):
         body may set the variable or what its bounds read (names[1:]), or `continue`/`break` in it: each round then
         starts from what the body left, or some do not run, and rounds are not alike."""
         found = _loop_body(text, at)
-        if found is None:
-            return ()
-        body = text[found[0]:found[1]]
-        name = names[0]
-        # (a `continue` may skip the body's way back, a `break` the later rounds: bash 5.2 left round 1 in d0/d1)
-        if "unset" in body or re.search(r"(?<![\w$-])(?:continue|break)\b", body) or \
-                re.search(rf"\bfor\s*(?:\(\(\s*)?{name}\b", body) or any(
-                set_unfollowed(body, n) or re.search(rf"(?<![\w$-]){n}\+?=", body) for n in names):
+        if found is None or _rounds_differ(text[found[0]:found[1]], names):
             return ()
         values: List[str] = []
         if counted is not None:
@@ -889,6 +925,57 @@ class Walk(Expander, Compounds):
             elif items and all(re.fullmatch(r"[\w.-]+", w) for w in items):
                 values = items
         return tuple(values) if len(values) == rounds else ()
+
+    def _counted(self, text: str, src, path: str, words, op: str, at: int, blocks: List[_Block]) -> bool:
+        """`i=0; while [ $i -lt $N ]; do ...; i=$((i+1)); done` read as `for ((i=0; i<N; i++))` (bash 5.2 ran CGAN's
+        shape in d0, d1, d2 and left i at 3): where the counter's start and the bound are known integers, and nothing
+        but the step sets the counter or what the bound reads. Opens the loop's block; False for any other loop."""
+        found = counted_while(text, words, op, at)
+        if found is None:
+            return False
+        name, holds, bound, body, step = found
+        raw = text[bound[0]:bound[1]]
+        names = tuple(dict.fromkeys(re.findall(r"[A-Za-z_]\w*", raw)))
+        lo, hi = self._counter_start(text, name, path, step), self.expand(text, *bound).text
+        if lo is None or not re.fullmatch(_INTEGER, hi) or any(set_unfollowed(text, n) for n in names):
+            return False
+        rounds = int(hi) - lo + (holds == "<=")
+        if rounds < 0 and holds == "!=" or rounds > MAX_ROUNDS:
+            return False                # (`while [ $i -ne 3 ]` from 5 counts up for ever)
+        rest = text[body[0]:step[0]]
+        if text.startswith(("((", "let"), step[0]) and (self.errexit or re.search(r"\bset\s", rest)):
+            return False                # (its status is 1 where it gives 0: bash 5.2 `set -e` stops at `((i++))` of 0)
+        # a command that may set the counter where the walk does not follow it: a function, `source`, `eval`
+        if _rounds_differ(rest, (name, *names)) or re.search(_UNFOLLOWED_RUN, rest) or \
+                any(re.search(rf"(?<![\w$-]){re.escape(f)}\b", rest) for f in self.functions):
+            return False
+        line = src.position(words[0][0])[0]
+        block = _Block("for", max(rounds, 0), len(self.commands),
+                       state="skip" if rounds <= 0 else "")     # (read as a counted `for`: the body runs every round)
+        block.name, block.values = name, tuple(str(lo + r) for r in range(rounds))
+        self.loop_vars[name] = (path, line)
+        self.loop_heads[(path, line)] = text[words[0][0]:words[0][1]]
+        self._loop_variable(name, path, line, words[1][0])
+        block.known = {name: (self.vars.get(name), block.values)} if block.values else {}
+        block.later = [(n, a) for n, a in _body_sets(text, at) if a < step[0]]
+        block.bounds = {n: self.vars.get(n) or self.exported.get(n) for n in names}
+        self._loop_began(block, path, line)
+        blocks.append(block)
+        return True
+
+    def _counter_start(self, text: str, name: str, path: str, step: Tuple[int, int]) -> Optional[int]:
+        """The counter's value as the loop begins: a known integer set in this file by a command of its own, which bash
+        runs in this shell (bash 5.2: `i=0 &` and `i=0 | cat` leave i as it was), and changed nowhere the walk does not
+        follow (`((i=5))`, `read i`) but by the loop's step; None otherwise."""
+        s = self.vars.get(name)
+        if s is None or s.path != path or not re.fullmatch(_INTEGER, s.value) or \
+                set_unfollowed(text[:step[0]] + ";" + text[step[1]:], name):
+            return None
+        lexed = _lexed(text, 0, None)
+        for k, (words, op, _) in enumerate(lexed):
+            if words and words[0][0] <= s.start < words[-1][1]:
+                return int(s.value) if op in (";", "\n") and (k == 0 or lexed[k - 1][1] != "|") else None
+        return None
 
     def _per_round(self, text: str, a: int, b: int) -> Optional[Tuple[str, ...]]:
         """The word text[a:b] round by round of the counted loop the command is in, with the values its variable and
@@ -940,7 +1027,7 @@ class Walk(Expander, Compounds):
             return self.rounds.dirs
         return (self.dirs[0],) * len(block.values) if len(self.dirs) == 1 else None
 
-    def _round_files(self, text: str, words: List[Word], head: str) -> None:
+    def _round_files(self, text: str, words: List[Word], head: str, op: str) -> None:
         """`mkdir ./d$i`, `rm -rf ./d$i`, `cp ../*.py ./d$i` in a counted loop's body: each word round by round (what
         emulate's copied.py reads of a `cp`), and the folders each round has made (`rm` of one takes it back)."""
         block = self._round_block
@@ -953,22 +1040,70 @@ class Walk(Expander, Compounds):
             if head in ("rm", "rmdir", "mv"):
                 block.made.clear()      # it may remove any of them
             return
+        if head == "mv" or head == "cp" and not self._filled(words, texts, bases, block):
+            block.gone.clear()          # (it may put a folder where one was not, or fill one)
+            block.empty.clear()
         if bases is None or head == "cp":
             return
         operands = [(w, t) for w, t in zip(words[1:], texts[1:]) if not w.text.startswith("-")]
         kept = {id(w) for w in without_redirections(words)}
-        parents = any(w.text.startswith("-") and ("p" in w.text[1:] if w.text[1:2] != "-" else w.text == "--parents")
-                      for w in words[1:])
+        parents, recursive = (any(w.text.startswith("-") and (letter in w.text[1:].lower() if w.text[1:2] != "-" else
+                                                               w.text == name) for w in words[1:])
+                              for letter, name in (("p", "--parents"), ("r", "--recursive")))
+        sure = head == "mkdir"
         for w, t in operands:
             if id(w) not in kept:
                 continue
             folders = tuple(os.path.normpath(os.path.join(base, t[r] if t else w.text)) for r, base in enumerate(bases))
             if head == "mkdir" and (parents or all(self._there(os.path.dirname(f), block, r)
                                                    for r, f in enumerate(folders))):
+                # without -p, one there already fails (bash 5.2: `set -e` stops at `mkdir ./d0` a run before left)
+                parent = tuple(map(os.path.dirname, folders))
+                fresh = parents or any(all(x == f or f.startswith(x.rstrip("/") + "/") for x, f in zip(g, folders))
+                                       for g in block.gone) or parent in block.empty and not any(
+                    glob_match(os.path.basename(f), n) for names in block.filled.get(parent, ())
+                    for f, n in ((f, n) for r, f in enumerate(folders) for n in names[r]))
+                if not fresh and self.errexit and op not in ("&&", "||"):
+                    self._stops = f"(`{text[words[0].start:words[-1].end]}` stops the shell under set -e where the " \
+                        "folder is there already: left by a run before, or made or copied by the launcher)"
+                    return
                 block.made.add(folders)
+                block.gone.discard(folders)
+                if not parents:
+                    block.empty.add(folders)
+                    block.filled.pop(folders, None)
+                sure = sure and fresh
             else:
+                sure = False
                 block.made = {m for m in block.made
                               if not all(x == f or x.startswith(f.rstrip("/") + "/") for x, f in zip(m, folders))}
+                block.empty = {m for m in block.empty
+                               if not all(x == f or x.startswith(f.rstrip("/") + "/") for x, f in zip(m, folders))}
+                if head == "rm" and recursive:
+                    block.gone.add(folders)
+        self._made_sure = sure
+
+    def _filled(self, words: List[Word], texts, bases: Optional[Tuple[str, ...]], block: _Block) -> bool:
+        """`cp ../*.py ./d$i`, `cp -r ../src ./d$i` into a folder the round made empty: the names it may put there
+        (its sources' last parts, as globs), round by round, so a later `mkdir ./d$i/ckpt` is still known to make a
+        new folder (pafnucy's launcher, under set -e). False where the copy is not followed so."""
+        paths = [t or tuple(w.text for _ in bases or ()) for w, t in zip(words[1:], texts[1:])
+                 if not w.text.startswith("-")]
+        if bases is None or len(paths) < 2:
+            return False
+        dest = tuple(os.path.normpath(os.path.join(base, p)) for base, p in zip(bases, paths[-1]))
+        if any(all(f == x or f.startswith(x.rstrip("/") + "/") for x, f in zip(g, dest)) for g in block.gone):
+            return False
+        if dest in block.empty:
+            names = tuple(tuple(os.path.basename(p[r].rstrip("/")) for p in paths[:-1]) for r in range(len(dest)))
+        elif tuple(map(os.path.dirname, dest)) in block.empty and len(paths) == 2:
+            names, dest = tuple((os.path.basename(f),) for f in dest), tuple(map(os.path.dirname, dest))
+        else:
+            return False
+        if any(n in ("", ".", "..") for each in names for n in each):
+            return False                # (`cp -r ../src/. ./d$i` copies what src holds)
+        block.filled.setdefault(dest, []).append(names)
+        return True
 
     def _there(self, folder: str, block: _Block, r: int) -> bool:
         """Whether a folder is there in round r for a `mkdir` without -p to make one in it: in the tree, made by an
@@ -1062,8 +1197,11 @@ class Walk(Expander, Compounds):
             looped = [n for n in names if n in self.loop_vars and (self._value(n) is None or self._looped(n))]
             for n in looped:
                 at_path, at_line = self.loop_vars[n]
-                parts.append(f"${n} not known here (the variable of the `for` loop at "
-                             f"{rel_path(at_path, self.root)}:{at_line}: each round's value, the last one after it)")
+                ends = self.loop_ends.get((at_path, at_line))
+                kind = self.loop_heads.get((at_path, at_line), "for")
+                parts.append(f"${n} not known here (the variable of the `{kind}` loop at "
+                             f"{rel_path(at_path, self.root)}:{at_line}: each round's value, the last one after it)" +
+                             (f", and {ends}" if ends else ""))
             for n in names:
                 # set here, from a value not known (UNet3D: a loop's `$device_index`)
                 if n not in unset and n not in looped and self._value(n) is not None:
@@ -1194,6 +1332,26 @@ def _maybe(blocks) -> bool:
         if b.kind in _MAYBE and b.state != "take":
             return True
     return False
+
+
+def _apart(blocks) -> bool:
+    """Whether the command is in a subshell of the innermost loop's body (an `exit` there ends that subshell alone)."""
+    for b in reversed(blocks):
+        if b.kind in _LOOPS:
+            return False
+        if b.apart:
+            return True
+    return False
+
+
+def _round_loop(blocks) -> Optional[_Block]:
+    """The counted loop whose rounds' values a command may use: the innermost block, or the loop a `{ group; }` or
+    `( subshell )` of its body is in (E-NET's `{ mkdir ./log$i; cd ./log$i; python ...; cd ../; } &`, each round's
+    group run in the background: bash 5.2 ran it in log0 ... log7)."""
+    for b in reversed(blocks):
+        if b.kind != "group" and b.kind != "subshell":
+            return b if b.values else None
+    return None
 
 
 def _status_only(text: str, words) -> bool:

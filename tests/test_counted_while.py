@@ -1,0 +1,143 @@
+"""Counted loops written otherwise than `for`: `i=0; while [ $i -lt $N ]; do ...; i=$((i+1)); done` (mindspore-ai/
+models' CGAN run_distributed_train_ascend.sh), `until`; a round's `mkdir -p ./d$i && cd ./d$i`; a `mkdir` without -p
+under `set -e`; loops that run no round.
+
+What bash does was checked by running small launchers of these shapes with bash 5.2 (twice where a run before matters)
+and a train.py that prints its folder and DEVICE_ID: the while and until forms ran d0 ... d3 as the `for` form does
+and left the counter at the bound; `set -e` stopped at `((i++))` of 0 (its status is 1) and at `mkdir ./d0` that a run
+before left; `mkdir d$i && cd d$i` of a second run skipped the cd and started train.py in the launcher's folder."""
+
+import pytest
+
+from flake8_npuprof.emulate.script import emulate_path
+from flake8_npuprof.knowledge.targets import Target
+from flake8_npuprof.shell.launches import steps
+from flake8_npuprof.shell.walk import Walk
+
+T = Target.parse("8.0", "910B")
+BODY = "    export DEVICE_ID=$i\n    rm -rf ./d$i\n    mkdir ./d$i\n    cd ./d$i || exit\n    python3 ../train.py &\n" \
+    "    cd ..\n"
+
+
+def _python(tmp_path, launcher, cwd=None):
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(launcher)
+    w = Walk(str(tmp_path / "run.sh"), cwd).run()
+    (cmd,) = [c for c in w.commands if c.words[0].text == "python3"]
+    return cmd, w
+
+
+@pytest.mark.parametrize("start, loop, step, first", [
+    ("i=0", "while [ $i -lt 4 ]; do", "i=$((i+1))", 0),
+    ("i=0", "while [[ ${i} -lt $N ]]\ndo", "let i++", 0),
+    ("i=1", "until [ \"$i\" -gt 4 ]; do", "((i+=1))", 1),
+    ("export i=2", "until [[ $i -ge 6 ]]; do", "i=`expr $i + 1`", 2),
+    ("i=0", "while [ $i -ne $N ]; do", "i=$[$i+1]", 0),
+])
+def test_a_while_or_until_loop_that_counts_is_read_as_a_counted_for(tmp_path, start, loop, step, first):
+    cmd, w = _python(tmp_path, f"N=4\n{start}\n{loop}\n{BODY}    {step}\ndone\n")
+    assert (cmd.cwd, cmd.ranks, cmd.conditional) == ((str(tmp_path / f"d{first}"),), 4, False)
+    assert (cmd.rounds.line, cmd.rounds.name, cmd.rounds.values) == (3, "i", tuple(str(first + r) for r in range(4)))
+    assert cmd.rounds.dirs == tuple(str(tmp_path / f"d{first + r}") for r in range(4))
+    assert dict(cmd.env)["DEVICE_ID"].value != str(first)      # (one a round: said by the rounds, not one value)
+    assert w.dirs == (str(tmp_path),)
+
+
+def test_the_emulated_launch_says_each_rounds_folder_and_how_often(tmp_path):
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "train.py").write_text('import mindspore as ms\n\nprofiler = ms.Profiler(output_path="./prof")\n'
+                                       'profiler.analyse()\n')
+    launcher = tmp_path / "scripts" / "run.sh"
+    launcher.write_text("i=0\nwhile [ $i -lt ${DEVICE_NUM} ]; do\n    export DEVICE_ID=${i}\n    mkdir ./d$i\n"
+                        "    cp ../*.py ./d$i\n    cd ./d$i || exit\n    python -u train.py > log 2>&1 &\n    cd ..\n"
+                        "    i=$((i + 1))\ndone\n".replace("i=0\n", "DEVICE_NUM=8\ni=0\n"))
+    launch = emulate_path(str(launcher), T, use_env=False, environ={}, launcher_args=[])["launch"]
+    assert launch["lines"] == [
+        "launch: run.sh:8 python -u train.py",
+        "  the launcher copies train.py into d0 from ../train.py (`cp ../*.py ./d$i`, run.sh:6): emulated from that "
+        "file",
+        "  runs in d0, d1, ... d7: the folder each round of the loop at run.sh:3 makes ($i = 0, 1, ... 7), where the "
+        "round's relative paths are (an output folder among them); emulated in the first one",
+        "  (those folders are relative to the launcher's own directory, where it is meant to be started: give --cwd "
+        "for another)",
+        "  DEVICE_ID=0, 1, ... 7, one a round (export at run.sh:4)",
+        "  started 8 times (one per rank)",
+        "  in the background (&): the launcher goes on without waiting for it"]
+
+
+LOST = "`cd ./d$i` at run.sh:6 is in a branch, loop or function that may not run"
+CLEAN = "i=0\nwhile [ $i -lt 4 ]; do\n" + BODY + "    i=$((i+1))\ndone\n"
+
+
+@pytest.mark.parametrize("hazard, clean", [
+    # `((i++))` gives 0 in round 1: its status is 1, and set -e stops there (bash 5.2: d0 alone)
+    ("set -e\ni=0\nwhile [ $i -lt 4 ]; do\n" + BODY + "    ((i++))\ndone\n", ("set -e\n", "")),
+    # the counter set in the background, or piped: bash 5.2 keeps i=5 in this shell (no round)
+    ("i=5\ni=0 &\nwhile [ $i -lt 4 ]; do\n" + BODY + "    i=$((i+1))\ndone\n", (" &", "")),
+    ("i=5\ni=0 | cat\nwhile [ $i -lt 4 ]; do\n" + BODY + "    i=$((i+1))\ndone\n", (" | cat", "")),
+    # set where the walk does not follow values
+    ("i=0\n((i=2))\nwhile [ $i -lt 4 ]; do\n" + BODY + "    i=$((i+1))\ndone\n", ("((i=2))", ":")),
+    # the body sets the bound, or calls what may set the counter
+    ("N=4\ni=0\nwhile [ $i -lt $N ]; do\n" + BODY + "    N=2\n    i=$((i+1))\ndone\n", ("    N=2\n", "")),
+    ("f() { i=3; }\ni=0\nwhile [ $i -lt 4 ]; do\n" + BODY + "    f\n    i=$((i+1))\ndone\n", ("    f\n", "")),
+    # the step not the body's last command, or not run every round
+    (CLEAN.replace("    i=$((i+1))\n", "    i=$((i+1))\n    echo $i\n"), ("    echo $i\n", "")),
+    (CLEAN.replace("    i=$((i+1))", "    true && i=$((i+1))"), ("true && ", "")),
+    (CLEAN.replace("    i=$((i+1))", "    [ $i -eq 1 ] && continue\n    i=$((i+1))"),
+     ("    [ $i -eq 1 ] && continue\n", "")),
+    # `i+=1` appends to a string (bash 5.2: 0, 01, 011, ...)
+    (CLEAN.replace("i=$((i+1))", "i+=1"), ("i+=1", "let i+=1")),
+])
+def test_where_bash_may_count_otherwise_the_while_loop_stays_unknown(tmp_path, hazard, clean):
+    lines = hazard.count("\n", 0, hazard.index("while")) + 5      # (the cd: the body's fourth line)
+    cmd, _ = _python(tmp_path, hazard)
+    assert (cmd.cwd, cmd.rounds, cmd.ranks, cmd.conditional) == ((), None, 0, True)
+    assert cmd.lost == LOST.replace("run.sh:6", f"run.sh:{lines}")
+    # the same loop without it is counted
+    cmd, _ = _python(tmp_path, hazard.replace(*clean))
+    assert (cmd.cwd, cmd.ranks) == ((str(tmp_path / "d0"),), 4)
+
+
+@pytest.mark.parametrize("loop", ["for((i=0;i<0;i++))", "for i in $(seq 1 0)", "N=0\nfor ((i=0; i<N; i++))",
+                                  "i=3\nwhile [ $i -lt 3 ]", "i=0\nuntil [ $i -ge 0 ]"])
+def test_a_loop_that_runs_no_round_starts_nothing(tmp_path, loop):
+    # bash 5.2 runs none of these bodies; the walk said "started an unknown number of times"
+    step = "\n    i=$((i+1))" if "i=" in loop.split("\n")[0] else ""
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(f"{loop}; do\n    python3 train.py &{step}\ndone\npython3 train.py --after\n")
+    (launch,) = steps(Walk(str(tmp_path / "run.sh")).run())
+    assert [w.text for w in launch.command.words] == ["python3", "train.py", "--after"]
+
+
+def test_a_cd_after_the_rounds_mkdir_and_and(tmp_path):
+    for make, known in (("mkdir -p d$i && cd d$i", True), ("rm -rf d$i; mkdir d$i && cd d$i", True),
+                        # without -p a folder a run before left makes mkdir fail, and the cd is skipped (bash 5.2:
+                        # train.py started in the launcher's folder)
+                        ("mkdir d$i && cd d$i", False), ("mkdir d$i; rm -rf d$i; mkdir -p d$i && cd d$i", True),
+                        # the exit does not run (bash 5.2: every round)
+                        ("mkdir -p d$i || exit 1\n    cd d$i", True)):
+        cmd, _ = _python(tmp_path, f"for((i=0;i<3;i++)); do\n    {make}\n    python3 ../train.py &\n    cd ..\ndone\n")
+        assert (cmd.cwd, cmd.rounds is not None, cmd.ranks) == (
+            (str(tmp_path / "d0"),) if known else (), known, 3), make
+
+
+def test_under_set_e_a_mkdir_without_p_of_a_folder_that_may_be_there_may_stop_the_loop(tmp_path):
+    (tmp_path / "src").mkdir()
+    for make, known in (("mkdir ./d$i", False), ("rm -rf ./d$i\n    mkdir ./d$i", True),
+                        ("rm -rf ./d$i\n    mkdir ./d$i\n    mkdir ./d$i/src", True),
+                        # the copy puts src there: `mkdir ./d0/src` fails (bash 5.2, first run too)
+                        ("rm -rf ./d$i\n    mkdir ./d$i\n    cp -r ../src ./d$i\n    mkdir ./d$i/src", False),
+                        ("rm -rf ./d$i\n    mkdir ./d$i\n    cp -r ../src ./d$i/ckpt\n    mkdir ./d$i/ckpt", False),
+                        # pafnucy's: what the copies put there has other names (bash 5.2: every round, run twice)
+                        ("rm -rf ./d$i\n    mkdir ./d$i\n    cp ../*.py ./d$i\n    cp -r ../src ./d$i\n"
+                         "    mkdir ./d$i/ckpt", True),
+                        ("mkdir -p ./d$i", True)):
+        cmd, _ = _python(tmp_path, f"set -e\nfor((i=0;i<3;i++)); do\n    {make}\n    cd ./d$i\n"
+                                   "    python3 ../train.py &\n    cd ..\ndone\n")
+        assert (cmd.cwd, cmd.ranks) == (((str(tmp_path / "d0"),), 3) if known else ((), 0)), make
+        if not known:
+            mkdir = make.split("\n")[-1].strip()
+            assert cmd.lost.endswith(
+                "each round's value, the last one after it), and the loop at run.sh:2 may end early (`" + mkdir +
+                "` stops the shell under set -e where the folder is there already: left by a run before, or made or "
+                "copied by the launcher): not each folder its rounds make is entered")
