@@ -847,6 +847,26 @@ def test_a_launcher_running_a_script_whose_walk_stops_is_walked_and_says_so(proj
     assert "stopped in child.sh, which it runs, at line 5000" in found[0].message
 
 
+@pytest.mark.parametrize("text,why", [
+    ("x=child.shy\nbash ${x%y}\n", "a computed name (${x%)"),                 # (settled at 9a124ab: settle16)
+    ("x=child.s\nx+=hy\nbash ${x%y}\n", "a computed name (${x%)"),            # (no `.sh` word: may_start said no)
+    ("x=child.sh.bak\nbash ${x%%.bak}\n", "a computed name (${x%)"),
+])
+def test_a_script_name_cut_from_a_value_s_end_is_walked_and_says_so(project, text, why):
+    """A value cut from its end names a file no word of the text ends with (`child.shy` less its `y`: bash 5.2 runs
+    child.sh): the launcher is walked, and the walk stops in the child (NPP191), as bash would run it."""
+    (project / "test" / "child.sh").write_text("echo ok\n" * MAX_COMMANDS)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    from flake8_npuprof.engine.launch_scan import why_walked
+    assert needs_walk(text) and why_walked(text, str(path)) == why
+    found = check_file(text, str(path), Settings())
+    assert [(f.code, f.line) for f in found] == [("NPP191", 1)]
+    # (the launcher's own commands before it count toward the bound: one or two)
+    assert f"stopped in child.sh, which it runs, at line {MAX_COMMANDS + 1 - text.count(chr(10))} (after 5,000 " \
+           "commands)" in found[0].message
+
+
 def test_a_child_that_starts_a_profiled_script_is_reported_on_the_child(project):
     """The launch is the child's: the launcher that runs it is not walked for it and reports nothing of it, the child
     does."""

@@ -9,8 +9,8 @@ What the walk's findings react to, and so what the scan looks for (shell_launche
   launcher_switch._profiling_option finds by "prof" in its name, a `mkdir ...prof` in its branch or a help line naming
   "profil" (checks/launcher_switch.py);
 - a Python script it may start (NPP205 and the options problems of a value passed on the command line are judged
-  in the script's profiling setups): a `.py` word, a `-m` module, or an extension made from an expansion
-  (`train.$ext`, `${name}py`);
+  in the script's profiling setups): a `.py` word, a `-m` module, an extension made from an expansion
+  (`train.$ext`, `${name}py`), or a value cut from its end or changed in case (`${x%y}`, `${x,,}`);
 - a file it sources or a shell script it runs, which may start one: `source`, a `.` command, `.sh`;
 - a walk that may stop at its bound (NPP191): a function (its body is walked at every call), or more commands
   than shell/state.MAX_COMMANDS could fit (each command ends with an operator or a line break). With no arguments
@@ -134,7 +134,10 @@ _GLUED_M = re.compile(r"""-(?<=[ \t\n"'\\]-)[bBdEIOPqRsStuvx]*(?:(?<=[bBdEIOPqRs
 JOINED_SEARCHES = tuple(Gated(p, _GLUED_M) if p.pattern.endswith(_PY_OPTIONS) else p for p in JOINED)
 _MAY_START = (re.compile(r"\.(?:py|sh|[ps]?[$`])"), re.compile(r"\(\s*\)"), re.compile(r"\}(?:py|sh)\b"),
               # (`./x.s"h"`, `x."py"`, `x.s\h`: bash removes the quotes and backslashes inside a word)
-              re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)""")) + JOINED_SEARCHES
+              re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)"""),
+              # (a value cut from its end or its case changed: `x=big.s; x+=hy; bash ${x%y}` runs big.sh, whose name
+              # no word of the text ends with; engine/launch_scan's _COMPUTED walks such a text)
+              re.compile(r"\$\{[#!]?\w+(?:\[[^\]\n]*\])?[%^,~@]")) + JOINED_SEARCHES
 # (`-m` written with quotes, `"-m"`, or as a value, `F=-m`, `PY="python3 -m"`: bash removes the quotes, `$F` splits)
 _WORDS = ((re.compile(r"source\b"), ""), (re.compile(r"function\b"), ""),
           (re.compile(r"-m(?:$|[\s=\"'\\])", re.M), " \t\n\r;&|(){}\"'="),

@@ -84,14 +84,16 @@ MAX_FILES = 32                  # the launcher and the files it runs or sources,
 # serve a whole tree (256 held a tree's every listing: 9 MB over the model zoo's 16,218 files, 0.6 MB at 4,106)
 MAX_REGIONS = 16
 # what the scan cannot follow: an extension made from an expansion (`train.$ext`, `${name}py`), a substitution or
-# substring of a value (`${x/a/b}`, `${x:2}`: any name), `set --` (arguments the launcher's loops then walk)
+# substring of a value (`${x/a/b}`, `${x:2}`: any name; a cut from its end, `${x%y}`, which leaves `big.sh` of
+# `big.shy`, a value no name ends; its case changed or transformed, `${x,,}`, `${x@L}`; a cut at a `/` is _CUT_UP's),
+# `set --` (arguments the launcher's loops then walk)
 # (each alternative starts with a character, which the search looks for first: `s(?<!\ws)` is `\bs`)
 # (searched one by one, each by the characters it starts with: together they were tried at every `s`, `$` and `.`;
 # each only where the text holds them, _computed; `${name}py` is JOINED's first, `\}(?:py|sh)\b` one search more)
 # (a quote or backslash inside a script's extension, `./x.s"h"`, `x."py"`, `x.s\h`: bash removes them; the `.` searched
 # once for it and for the `.$ext` before it)
 _COMPUTED = (re.compile(r"""\.(?:[ps]?[$`]|(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)[sp]?["'\\])"""),
-             re.compile(r"\$\{[#!]?(?=(\w+))\1(?:\[[^\]]*\])?(?:/|:(?:[ \t]*[\w$(]|[ \t]+-))"),
+             re.compile(r"\$\{[#!]?(?=(\w+))\1(?:\[[^\]]*\])?(?:/|:(?:[ \t]*[\w$(]|[ \t]+-)|%(?!%?/)|[\^,~@])"),
              re.compile(r"set(?<!\wset)[ \t]+--")) + JOINED       # (`set --` where a word starts: not `reset --x`)
 # (JOINED: a name joined from values, `${X}y`, `t$1`, `S+=y`, `-$M`: checks/shell_scan.py)
 # (a substring's offset: `${x:2}`, `${x: -2}`, `${x:(-2)}`, `${x:n}`, `${x:$n}`; not `${PORT:-29500}`, the default-value
@@ -300,9 +302,9 @@ MAX_CLEAN = 50000
 
 _MAX_GIVEN = 256        # commands headed by an expansion a text may have (_given_source lexes each one's line)
 # (_COMPUTED[1] without an index, searched in C; with one, to its `[`; then what follows the index)
-_SLICED_PLAIN = re.compile(r"\$\{[#!]?(?=(\w+))\1(?:/|:(?:[ \t]*[\w$(]|[ \t]+-))")
+_SLICED_PLAIN = re.compile(r"\$\{[#!]?(?=(\w+))\1(?:/|:(?:[ \t]*[\w$(]|[ \t]+-)|%(?!%?/)|[\^,~@])")
 _SLICED_INDEX = re.compile(r"\$\{[#!]?(?=(\w+))\1\[")
-_SLICED_REST = re.compile(r"/|:(?:[ \t]*[\w$(]|[ \t]+-)")
+_SLICED_REST = re.compile(r"/|:(?:[ \t]*[\w$(]|[ \t]+-)|%(?!%?/)|[\^,~@]")
 
 
 def _first_sliced(text: str) -> Optional[Tuple[int, str]]:
