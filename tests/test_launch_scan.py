@@ -1707,10 +1707,12 @@ def _walk_finds(path, text, code):
     ("X=../tools/t.\npython3 $X\\py --trace=False\n", "a computed name ($X\\py)"),
     ("python3 $(echo ../tools/t.p)y --trace=False\n", "a computed name ()y)"),
     ("python3 `echo ../tools/t.p`y --trace=False\n", "a computed name (.p`)"),
-    ("X=../tools/t.pz\npython3 ${X%z}y --trace=False\n", "a computed name (}y)"),
+    # (a cut from the value's end is a computed name by itself: `${X%`)
+    ("X=../tools/t.pz\npython3 ${X%z}y --trace=False\n", "a computed name (${X%)"),
     ("S=../tools/t.p\nS+=y\npython3 $S --trace=False\n", "a computed name (=y)"),
     ("A=../tools/t.p\nB=y\npython3 $A$B --trace=False\n", "a computed name (=y)"),
-    ("X=../tools/t.pz\nY=zy\npython3 ${X%z}${Y#z} --trace=False\n", "a computed name (%z}$)"),
+    ("X=../tools/t.pz\nY=zy\npython3 ${X%z}${Y#z} --trace=False\n", "a computed name (${X%)"),
+    ("X=a../tools/t.p\nY=zy\npython3 ${X#a}${Y#z} --trace=False\n", "a computed name (#a}$)"),
     ("python3 ../tools/t.p\\\ny --trace=False\n", "a computed name (\\\ny)"),
     ("f() { python3 ../tools/t$1 --trace=False; }\nf .py\n", "a computed name ($1)"),
     ("f() { python3 $1y --trace=False; }\nf ../tools/t.p\n", "a computed name ($1y)"),
@@ -1879,7 +1881,7 @@ def test_a_pattern_s_lead_is_what_each_of_its_matches_starts_with():
 
 # _COMPUTED's patterns as they were first written, each searched alone (`set --` checked after each match)
 _COMPUTED_PLAIN = (re.compile(r"\.[ps]?[$`]"), re.compile(r"\}(?:py|sh)\b"),
-                   re.compile(r"\$\{[#!]?(?=(\w+))\1(?:\[[^\]]*\])?(?:/|:(?:[ \t]*[\w$(]|[ \t]+-))"),
+                   re.compile(r"\$\{[#!]?(?=(\w+))\1(?:\[[^\]]*\])?(?:/|:(?:[ \t]*[\w$(]|[ \t]+-)|%(?!%?/)|[\^,~@])"),
                    re.compile(r"set[ \t]+--"),
                    re.compile(r"""\.(?=["'\\]+(?:s["'\\]*h|p["'\\]*y)|s["'\\]+h|p["'\\]+y)[sp]?["'\\]"""))
 
