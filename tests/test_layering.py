@@ -8,6 +8,7 @@ the layers together. See docs/architecture.md.
 import ast
 import importlib
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Dict, List, Set
 
@@ -45,10 +46,15 @@ def _type_checking_only(tree: ast.AST) -> Set[int]:
             for stmt in node.body for n in ast.walk(stmt)}
 
 
+@lru_cache(maxsize=1)       # a module's two readings (GRAPH, WITH_TYPING) in turn: one parse (walks change nothing)
+def _tree(name: str) -> ast.AST:
+    return ast.parse(MODULES[name].read_text(encoding="utf-8"))
+
+
 def imports_of(name: str, typing: bool = False) -> Set[str]:
     """The package modules `name` imports, at the top or inside functions; with typing, also those it imports
     under `if TYPE_CHECKING:` for its annotations (never run, so they close no circle at run time)."""
-    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    tree = _tree(name)
     here = name.split(".") if name != "__init__" else []
     base = here if _is_package(name) else here[:-1]
     out = set()
@@ -83,8 +89,10 @@ def _longest(dotted: str) -> str:
     raise AssertionError(f"import of an unknown module flake8_npuprof.{dotted}")
 
 
-GRAPH = {name: imports_of(name) for name in MODULES}
-WITH_TYPING = {name: imports_of(name, typing=True) for name in MODULES}
+GRAPH: Dict[str, Set[str]] = {}
+WITH_TYPING: Dict[str, Set[str]] = {}
+for _name in MODULES:
+    GRAPH[_name], WITH_TYPING[_name] = imports_of(_name), imports_of(_name, typing=True)
 
 
 def rank(name: str) -> int:
