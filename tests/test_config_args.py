@@ -50,9 +50,9 @@ def _answer(capsys, tmp_path, text, *args):
 
 
 OFF = ["train.py: torch_npu's profiler is off: line 18: not run in this launch: `cfg.prof` is false in this launch "
-       "(the default of --prof, which the launcher does not pass (--prof would switch it on))",
+       "(the default of --prof, which the launcher does not pass; --prof would switch it on)",
        "usable data: no (line 18 of train.py: not run in this launch: `cfg.prof` is false in this launch (the default "
-       "of --prof, which the launcher does not pass (--prof would switch it on)))"]
+       "of --prof, which the launcher does not pass; --prof would switch it on))"]
 ON = ["train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]
 
 
@@ -172,10 +172,10 @@ main()
 
 
 @pytest.mark.parametrize("given, lines", [
-    ("", ["  `cfg.profiling` is false in this launch (the default of --profiling, which the launcher does not pass "
-          "(--profiling True would switch it on))",
+    ("", ["  `cfg.profiling` is false in this launch (the default of --profiling, which the launcher does not pass;"
+          " --profiling True would switch it on)",
           "train.py:18 npu_device: OFF: not run in this launch: `cfg.profiling` is false in this launch (the default "
-          "of --profiling, which the launcher does not pass (--profiling True would switch it on)): the adapter "
+          "of --profiling, which the launcher does not pass; --profiling True would switch it on): the adapter "
           "forwards profiling off, so GE falls back to PROFILING_MODE/PROFILING_OPTIONS (profiling_mode=False does "
           "not switch off profiling enabled there)"]),
     ("--profiling=True", ["  `cfg.profiling` is true in this launch (--profiling=True from run.sh:1)",

@@ -42,7 +42,7 @@ def test_a_profiler_under_a_flag_the_launch_does_not_pass_is_off(tmp_path):
     report = _run(tmp_path, "")
     # (the launcher's answer names the script with its line; the flag that switches the store_true on is said)
     why = "not run in this launch: `args.prof` is false in this launch (the default of --prof, which the launcher " \
-        "does not pass (--prof would switch it on))"
+        "does not pass; --prof would switch it on)"
     assert report["usable"] is False and report["answer"]["why"] == f"line 11 of main.py: {why}"
     assert report["unmodelled"] == f"main.py: torch_npu's profiler is off: line 11: {why}"
 
@@ -88,7 +88,7 @@ def _compound(tmp_path, guard, words):
 def test_one_false_term_of_an_and_makes_the_profiler_off(tmp_path):
     report = _compound(tmp_path, AND, "")
     off = "not run in this launch: `args.prof` is false in this launch (the default of --prof, which the launcher " \
-        "does not pass (--prof would switch it on))"
+        "does not pass; --prof would switch it on)"
     assert report["usable"] is False and report["answer"]["why"] == f"line 11 of main.py: {off}"
     assert report["unmodelled"] == f"main.py: torch_npu's profiler is off: line 11: {off}"
     # --prof given: `args.rank == 1` is decided too (the default of --rank is 0), and both hold with --rank 1
@@ -153,7 +153,7 @@ def test_the_default_a_launch_leaves_is_said_as_the_option_the_user_types(tmp_pa
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
     assert report["usable"] is False and report["answer"]["why"] == (
         "line 11 of main.py: not run in this launch: `args.run_prof` is false in this launch (the default of "
-        "--run-prof, which the launcher does not pass (--run-prof would switch it on))")
+        "--run-prof, which the launcher does not pass; --run-prof would switch it on)")
 
 
 

@@ -71,9 +71,9 @@ def _of_train(why):
 def test_the_flag_decides_the_profiler_through_the_attribute(capsys, project):
     assert _answer(capsys, project) == [
         "train.py: torch_npu's profiler is off: line 13: not run in this launch: `self.args.prof` is false in this "
-        "launch (the default of --prof, which the launcher does not pass (--prof would switch it on))",
+        "launch (the default of --prof, which the launcher does not pass; --prof would switch it on)",
         "usable data: no (line 13 of train.py: not run in this launch: `self.args.prof` is false in this launch (the "
-        "default of --prof, which the launcher does not pass (--prof would switch it on)))"]
+        "default of --prof, which the launcher does not pass; --prof would switch it on))"]
     assert _answer(capsys, project, "--prof") == [
         "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]
 
@@ -83,7 +83,7 @@ def test_a_class_based_on_object_is_read_as_one_without_a_base(capsys, project):
     (project / "train.py").write_text(TRAIN.replace("class Trainer:", "class Trainer(object):"))
     assert _answer(capsys, project)[1] == (
         "usable data: no (line 13 of train.py: not run in this launch: `self.args.prof` is false in this launch (the "
-        "default of --prof, which the launcher does not pass (--prof would switch it on)))")
+        "default of --prof, which the launcher does not pass; --prof would switch it on))")
     # unless the file binds the name object to something else
     (project / "train.py").write_text(TRAIN.replace("class Trainer:", "object = dict\n\n\nclass Trainer(object):"))
     assert _answer(capsys, project)[1].endswith(
@@ -183,10 +183,10 @@ def test_a_profiler_started_only_under_the_flag(capsys, project):
     assert _answer(capsys, project) == [
         "train.py: torch_npu's profiler is off: line 16: not run in this launch: prof.start() (line 20) is not run: "
         "`self.config.profiling` is false in this launch (the default of --profiling, which the launcher does not "
-        "pass (--profiling would switch it on)), so torch_npu never starts collecting",
+        "pass; --profiling would switch it on), so torch_npu never starts collecting",
         "usable data: no (line 16 of train.py: not run in this launch: prof.start() (line 20 of train.py) is not run: "
         "`self.config.profiling` is false in this launch (the default of --profiling, which the launcher does not "
-        "pass (--profiling would switch it on)), so torch_npu never starts collecting)"]
+        "pass; --profiling would switch it on), so torch_npu never starts collecting)"]
     assert _answer(capsys, project, "--profiling")[-1] == "usable data: yes"
     # step() unguarded: a profiler never started but stepped runs its schedule's actions, so the flag's absence does
     # not settle it here (the replay's own answer stands)

@@ -107,7 +107,7 @@ def test_a_namespace_the_script_only_reads_is_the_launchs(capsys, tmp_path):
                                                 "    for k in vars(args):\n        print(k)\n    train(args)\n")
     assert _answer(capsys, tmp_path, text)[-1] == (
         "usable data: no (line 9 of train.py: not run in this launch: `args.prof` is false in this launch (the default "
-        "of --prof, which the launcher does not pass (--prof would switch it on)))")
+        "of --prof, which the launcher does not pass; --prof would switch it on))")
 
 
 @pytest.mark.parametrize("definition, words", [
@@ -129,7 +129,7 @@ def test_a_namespace_the_script_only_reads_is_the_launchs(capsys, tmp_path):
 def test_the_words_that_switch_a_plain_test_on_are_said(capsys, tmp_path, definition, words):
     text = TRAIN.replace('"--prof", action="store_true"', definition)
     text = text.replace("\n\ndef train", "\n\ndef str2bool(s):\n    return s.lower() == 'true'\n\n\ndef train")
-    said = f" ({words} would switch it on)" if words else ""
+    said = f"; {words} would switch it on" if words else ""
     assert _answer(capsys, tmp_path, text)[-1] == (
         f"usable data: no (line 13 of train.py: not run in this launch: `args.prof` is false in this launch (the "
         f"default of --prof, which the launcher does not pass{said}))")

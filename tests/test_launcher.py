@@ -155,7 +155,7 @@ def _emulate(name):
     ("run_trap.sh", 19, "collects", "--profiling=False reaches the script as the non-empty string 'False'"),
     # (an untyped flag: any word but the empty one is a true str)
     ("run_off.sh", 19, "off", "`args.profiling` is false in this launch (the default of --profiling, which the "
-                              "launcher does not pass (--profiling True would switch it on))"),
+                              "launcher does not pass; --profiling True would switch it on)"),
     ("run_flags.sh", 19, "fails", "started 8 times (one per rank)"),
     ("run_env.sh", 0, "collects", "PROFILING_MODE=true (export at scripts/npu_set_env.sh:3)"),
     ("run_inline.sh", 0, "off", "PROFILING_MODE=True (inline at run_inline.sh:3)"),

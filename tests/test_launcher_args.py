@@ -568,7 +568,7 @@ def test_a_typed_python_command_gets_its_flags(capsys, monkeypatch):
     code, out = _typed(capsys, monkeypatch, ZOO / "forward", "python3", "src/train.py")
     lines = out.out.split("\n")
     assert code == 1 and lines[2] == ("  `args.profiling` is false in this launch (the default of --profiling, which "
-                                      "the command as typed does not pass (--profiling True would switch it on))")
+                                      "the command as typed does not pass; --profiling True would switch it on)")
     assert lines[4] == ("usable data: no (profiling is off unless --profiling=True is passed to src/train.py: the "
                         "command as typed does not pass it, and its default is False (train.py:9))")
     report = emulate_command(["python3", "src/train.py"], T, str(ZOO / "forward"), environ={})
@@ -587,11 +587,11 @@ def test_a_typed_msprof_command_is_msprofs_collection(capsys, monkeypatch):
         "  under msprof (<command line>:1): the script is its application; msprof's switches decide what is "
         "collected (--output=./prof)",
         "  `args.profiling` is false in this launch (the default of --profiling, which the command as typed does not "
-        "pass (--profiling True would switch it on))",
+        "pass; --profiling True would switch it on)",
         "<command line>:1 msprof: COLLECTS task_trace, aic_metrics into prof (msprof options)",
         # the setup is not run (it said "overridden by msprof", which has nothing of it to override)
         "train.py:17 NpuOptimizer: OFF: not run in this launch: `args.profiling` is false in this launch (the default "
-        "of --profiling, which the command as typed does not pass (--profiling True would switch it on)); msprof at "
+        "of --profiling, which the command as typed does not pass; --profiling True would switch it on); msprof at "
         "<command line>:1 decides what is "
         "collected",
         "usable data: yes"]

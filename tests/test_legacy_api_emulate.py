@@ -90,11 +90,11 @@ def _tail(capsys, *argv):
 def test_calls_the_launch_never_makes_leave_the_answer_no(project, capsys):
     code, lines = _tail(capsys, str(project), "--")
     said = (f"{PROFILE}; {HEAD}{NPU} never runs in this launch: main.py calls profiling() only at line 8, where "
-            "`args.prof` is false in this launch (the default of --prof, which the launcher does not pass (--prof would switch it on)); "
+            "`args.prof` is false in this launch (the default of --prof, which the launcher does not pass; --prof would switch it on); "
             f"{CUDA} never runs in this launch: `not (args.device == 'npu')` (engine.py:19) is false with this "
             "launch's flags; "
             f"{CANN} never runs in this launch: main.py calls cann_profiling() only at line 11, where `args.cann_prof` "
-            "is false in this launch (the default of --cann_prof, which the launcher does not pass (--cann_prof would switch it on))")
+            "is false in this launch (the default of --cann_prof, which the launcher does not pass; --cann_prof would switch it on)")
     assert (code, lines) == (1, [f"main.py: {said}", f"usable data: no ({said})"])
 
 
@@ -105,7 +105,7 @@ def test_a_call_the_launch_makes_in_a_loop_stops_the_job_if_it_gets_there(projec
             "job stops there if it gets that far (the passes it runs are not counted here); "
             f"{CUDA} never runs in this launch: `not (args.device == 'npu')` (engine.py:19) is false with this "
             f"launch's flags; {CANN} never runs in this launch: main.py calls cann_profiling() only at line 11, where "
-            "`args.cann_prof` is false in this launch (the default of --cann_prof, which the launcher does not pass (--cann_prof would switch it on))")
+            "`args.cann_prof` is false in this launch (the default of --cann_prof, which the launcher does not pass; --cann_prof would switch it on)")
     assert (code, lines) == (1, [f"main.py: {said}", f"usable data: unknown (train_performance_1p.sh:2: {said})"])
     # on a GPU the other profiler runs: torch's own, not emulated
     code, lines = _tail(capsys, str(project), "--", "--prof", "--device", "cuda")
@@ -137,11 +137,11 @@ def test_a_module_without_the_zoo_profile_is_judged_too(project, capsys):
     code = main(["emulate", "--cann", "8.5", str(project), "--"])
     lines = capsys.readouterr().out.splitlines()[2:4]
     said = (f"{HEAD}{NPU.replace(':20', ':17')} never runs in this launch: main.py calls profiling() only at line 8, "
-            "where `args.prof` is false in this launch (the default of --prof, which the launcher does not pass (--prof would switch it on)); "
+            "where `args.prof` is false in this launch (the default of --prof, which the launcher does not pass; --prof would switch it on); "
             f"{CUDA.replace(':23', ':20')} never runs in this launch: `not (args.device == 'npu')` (engine.py:16) is "
             f"false with this launch's flags; {CANN.replace(':29', ':26')} never runs in this launch: main.py calls "
             "cann_profiling() only at line 11, where `args.cann_prof` is false in this launch (the default of "
-            "--cann_prof, which the launcher does not pass (--cann_prof would switch it on))")
+            "--cann_prof, which the launcher does not pass; --cann_prof would switch it on)")
     assert (code, lines) == (1, [said, f"usable data: no ({said})"])
 
 
@@ -163,7 +163,7 @@ def test_the_flags_rebound_from_the_parser_are_decided(project, capsys):
     code, lines = _tail(capsys, str(project), "--")
     assert lines[1].startswith(f"usable data: no ({PROFILE}; {HEAD}{NPU} never runs in this launch: main.py calls "
                                "profiling() only at line 8, where `args.prof` is false in this launch (the default of "
-                               "--prof, which the launcher does not pass (--prof would switch it on)); ") and code == 1
+                               "--prof, which the launcher does not pass; --prof would switch it on); ") and code == 1
 
 
 def test_a_flag_the_launch_leaves_open_says_why(project, capsys):

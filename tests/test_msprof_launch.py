@@ -80,7 +80,7 @@ def test_a_setup_the_launch_does_not_run_keeps_its_own_reason_under_msprof(tmp_p
     assert own.verdict == "collects" and (script.setup.line, script.verdict) == (19, "off")
     assert [str(m) for m in script.messages] == [
         "not run in this launch: `args.profiling` is false in this launch (the default of --profiling, which the "
-        "launcher does not pass (--profiling True would switch it on)); msprof at run.sh:3 decides what is collected"]
+        "launcher does not pass; --profiling True would switch it on); msprof at run.sh:3 decides what is collected"]
 
 
 def test_json_report(capsys):
@@ -103,8 +103,8 @@ def test_application_form_writes_under_the_work_path():
     assert own.effective_options["task-time"] == "l1" and "application" not in own.effective_options
     assert script.verdict == "off" and \
         str(script.messages[0]) == ("not run in this launch: `args.profiling` is false in this launch (the default of "
-                                    "--profiling, which the launcher does not pass (--profiling True would switch it "
-                                    "on)); msprof at run_application.sh:4 decides what is collected")
+                                    "--profiling, which the launcher does not pass; --profiling True would switch it "
+                                    "on); msprof at run_application.sh:4 decides what is collected")
 
 
 @pytest.mark.parametrize("line, environ, output", [

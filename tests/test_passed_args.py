@@ -55,9 +55,9 @@ def _answer(capsys, project, *args):
 # (the launcher's answer names the script's lines with the script: its subject is the launcher; the flag that
 # would switch the store_true on is said)
 OFF = ["train.py: torch_npu's profiler is off: line 8: not run in this launch: `args.prof` is false in this launch "
-       "(the default of --prof, which the launcher does not pass (--prof would switch it on))",
+       "(the default of --prof, which the launcher does not pass; --prof would switch it on)",
        "usable data: no (line 8 of train.py: not run in this launch: `args.prof` is false in this launch (the "
-       "default of --prof, which the launcher does not pass (--prof would switch it on)))"]
+       "default of --prof, which the launcher does not pass; --prof would switch it on))"]
 ON = ["train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]
 
 
@@ -301,10 +301,10 @@ def test_a_global_from_the_scripts_own_parse_function_is_decided_by_the_launch(c
 
 @pytest.mark.parametrize("edit, lines", [
     # (type=ast.literal_eval: "True" is True)
-    ("", ["  `args.profiling` is false in this launch (the default of --profiling, which the launcher does not pass "
-          "(--profiling True would switch it on))",
+    ("", ["  `args.profiling` is false in this launch (the default of --profiling, which the launcher does not pass;"
+          " --profiling True would switch it on)",
           "train.py:20 npu_device: OFF: not run in this launch: `args.profiling` is false in this launch (the default "
-          "of --profiling, which the launcher does not pass (--profiling True would switch it on)): the adapter "
+          "of --profiling, which the launcher does not pass; --profiling True would switch it on): the adapter "
           "forwards profiling off, so GE falls back to PROFILING_MODE/PROFILING_OPTIONS (profiling_mode=False does "
           "not switch off profiling enabled there)"]),
     # set_defaults may give it another default: not decided
@@ -402,7 +402,7 @@ def test_is_true_of_a_switch_is_decided(capsys, project):
     # `if args.profiling is True:` (AnimeFaceGAN): store_true gives the bool singletons, compared by identity
     (project / "train.py").write_text(TRAIN.replace("    if args.prof:", "    if args.prof is True:"))
     assert _answer(capsys, project) == [s.replace("`args.prof` is false", "`args.prof is True` is false")
-                                        .replace(" (--prof would switch it on)", "") for s in OFF]
+                                        .replace("; --prof would switch it on", "") for s in OFF]
     assert _answer(capsys, project, "--prof") == ON
     (project / "train.py").write_text(TRAIN.replace("    if args.prof:", "    if args.prof is not None:"))
     assert _answer(capsys, project) == ON   # False is not None: the profiler runs without --prof too

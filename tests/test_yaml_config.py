@@ -136,7 +136,7 @@ def _answer(capsys, tmp_path, train=TRAIN, config=CONFIG, yaml=YAML, flags=""):
 
 
 OFF = ("line 8: not run in this launch: `args.need_profiler` is false in this launch (need_profiler: 0 in "
-       "default_config.yaml:4, and the launcher does not pass --need_profiler (--need_profiler=1 would switch it on))")
+       "default_config.yaml:4, and the launcher does not pass --need_profiler; --need_profiler=1 would switch it on)")
 
 
 def test_the_yaml_switches_it_off(capsys, tmp_path):
@@ -163,8 +163,8 @@ def test_its_yaml_value_is_the_output_path(capsys, tmp_path, monkeypatch):
 
 def test_a_bool_key_given_as_a_literal(capsys, tmp_path):
     off = ("line 5: not run in this launch: `config.run_profiler` is false in this launch (run_profiler: False in "
-           "default_config.yaml:5, and the launcher does not pass --run_profiler (--run_profiler=True would switch "
-           "it on))")
+           "default_config.yaml:5, and the launcher does not pass --run_profiler; --run_profiler=True would switch "
+           "it on)")
     assert _answer(capsys, tmp_path, DIRECT) == [f"train.py: MindSpore's profiler is off: {off}",
                                                  f"usable data: no ({off.replace('line 5', 'line 5 of train.py')})"]
 

@@ -278,7 +278,7 @@ def decide(ctx, setup, given: Dict[str, Given]):
             isinstance(g.test, ast.Attribute) and not g.negated else ""
         origin = "; ".join(_passed(given[d]) for d in flags) or \
             "; ".join(f"the default of {_option(ctx, d)}, which {_by(given)} does not pass" for d in attrs[:1]) + \
-            (f" ({switch} would switch it on)" if switch else "") or "defaults"
+            (f"; {switch} would switch it on" if switch else "") or "defaults"
         why.append(f"`{text}` is {'true' if holds else 'false'} in this launch ({origin})")
         defaults.append((text, _option(ctx, attrs[0])) if not flags and attrs else None)
         for d in flags:
@@ -382,11 +382,11 @@ def _unpassed(ctx, dest: str, given, plain: bool) -> str:
     if flag is not None and at:
         value = getattr(flag.default, "value", None)
         on = {bool: "True", int: "1"}.get(type(value)) if plain and not value else None
-        switch = f" ({flag.option}={on} would switch it on)" if on else ""
+        switch = f"; {flag.option}={on} would switch it on" if on else ""
         return f"{dest}: {_shown(flag.default)} in {at}, and {_by(given)} does not pass {flag.option}{switch}"
     words = _switch(ctx, dest) if plain else ""
     return f"the default of {_option(ctx, dest)}, which {_by(given)} does not pass" + \
-        (f" ({words} would switch it on)" if words else "")
+        (f"; {words} would switch it on" if words else "")
 
 
 # what argparse makes of "True" for a flag's type= (python 3.11 argparse calls it on the string): true for each;
