@@ -141,3 +141,22 @@ def test_under_set_e_a_mkdir_without_p_of_a_folder_that_may_be_there_may_stop_th
                 "each round's value, the last one after it), and the loop at run.sh:2 may end early (`" + mkdir +
                 "` stops the shell under set -e where the folder is there already: left by a run before, or made or "
                 "copied by the launcher): not each folder its rounds make is entered")
+
+
+def test_groups_nested_deep_in_a_loop_body_are_read_to_their_end_a_bounded_number_of_times(tmp_path, monkeypatch):
+    # whether a `{ group; }` in a loop runs apart (`{ ...; } &`) is read from its `}`: each `{` read on to its own,
+    # so groups nested n deep read the text about n times (2,000 deep in 16 KB took 12 s of CPU); past the text's
+    # length of such reading a group is taken as one whose `exit` may end the loop (as before groups were read apart)
+    import flake8_npuprof.shell.walk as walk
+    from flake8_npuprof.shell.parse import brace_body
+    read = []
+
+    def counting(text, brace):
+        found = brace_body(text, brace)
+        read.append(len(text) - brace if found is None else found[2] - brace)
+        return found
+    monkeypatch.setattr(walk, "brace_body", counting)
+    launcher = "for ((i=0; i<2; i++)); do\n" + "{\n" * 300 + "    python3 train.py\n" + "}\n" * 300 + "done\n"
+    cmd, _ = _python(tmp_path, launcher)
+    assert (cmd.cwd, cmd.ranks) == ((str(tmp_path),), 2)
+    assert sum(read) <= 2 * len(launcher)

@@ -152,6 +152,9 @@ class Walk(Expander, Compounds):
         self._cd_sure = False           # the command just walked was a `cd` into a folder its round made
         self._made_sure = False         # ... a `mkdir` that certainly makes the folders it names, one a round
         self._stops = ""                # ... one that may stop the shell in a round (set -e): how, for _cut_short
+        # the characters brace_body has read on each text to find whether a group in a loop runs apart: groups nested
+        # n deep read it n times (2,000 deep in 16 KB: 12 s), so past its length a group is not read (not apart)
+        self._apart_read: Dict[str, int] = {}
         # ... a `mkdir`/`cp`/`rm` of such a body: its seq -> each word's text round by round (None: the same in all, ():
         # not known in one)
         self.round_words: Dict[int, Tuple[Optional[Tuple[str, ...]], ...]] = {}
@@ -440,10 +443,13 @@ class Walk(Expander, Compounds):
                 if head == "{":
                     blocks.append(_Block("function" if function else "group?" if chained else "group", 1,
                                          len(self.commands), None if function else self._state()))
-                    if not function and any(b.kind in _LOOPS for b in blocks):
+                    if not function and any(b.kind in _LOOPS for b in blocks) and \
+                            self._apart_read.get(text, 0) <= len(text):
                         # `{ python3 train.py || { echo failed; exit 1; }; } &` in a loop: bash runs a group put in the
                         # background or piped in a subshell, whose `exit` ends it alone (bash 5.2: every round ran)
                         found = brace_body(text, words[0][0])
+                        self._apart_read[text] = self._apart_read.get(text, 0) + (
+                            len(text) if found is None else found[2]) - words[0][0]
                         blocks[-1].apart = found is not None and text.startswith(("&", "|"), found[2] - 1) and \
                             not text.startswith(("&&", "||"), found[2] - 1)
                     function = False
