@@ -87,6 +87,16 @@ CLEAN = "i=0\nwhile [ $i -lt 4 ]; do\n" + BODY + "    i=$((i+1))\ndone\n"
      ("    [ $i -eq 1 ] && continue\n", "")),
     # `i+=1` appends to a string (bash 5.2: 0, 01, 011, ...)
     (CLEAN.replace("i=$((i+1))", "i+=1"), ("i+=1", "let i+=1")),
+    # arithmetic that steps the counter or the bound outside `((...))` and `let`: `$[...]`, an index, a substring's
+    # offset, a `[[ ]]` comparison's operand, a nameref (bash 5.2 ran each in d0 and d2 alone; with `$[N--]`, d0 and d1)
+    (CLEAN.replace("    i=$((i+1))", "    : $[i++]\n    i=$((i+1))"), (" $[i++]", "")),
+    (CLEAN.replace("    i=$((i+1))", "    : ${a[i++]}\n    i=$((i+1))"), ("i++", "i")),
+    (CLEAN.replace("    i=$((i+1))", "    b[i++]=1\n    i=$((i+1))"), ("i++]", "i]")),
+    (CLEAN.replace("    i=$((i+1))", "    x=abcdefgh; : ${x:i++:1}\n    i=$((i+1))"), ("i++:", "i:")),
+    (CLEAN.replace("    i=$((i+1))", "    [[ i++ -lt 9 ]]\n    i=$((i+1))"), ("i++", "i")),
+    (CLEAN.replace("    i=$((i+1))", "    declare -n r=i; r=$((r+1))\n    i=$((i+1))"), ("-n ", "")),
+    ("N=4\n" + CLEAN.replace("-lt 4", "-lt $N").replace("    i=$((i+1))", "    : $[N--]\n    i=$((i+1))"),
+     (" $[N--]", "")),
 ])
 def test_where_bash_may_count_otherwise_the_while_loop_stays_unknown(tmp_path, hazard, clean):
     lines = hazard.count("\n", 0, hazard.index("while")) + 5      # (the cd: the body's fourth line)
@@ -179,3 +189,12 @@ def test_while_loops_nested_deep_are_read_to_their_done_a_bounded_number_of_time
     cmd, _ = _python(tmp_path, launcher)
     assert (cmd.cwd, cmd.conditional) == ((str(tmp_path),), True)
     assert sum(read) <= 2 * len(launcher)
+
+
+def test_a_counted_for_whose_body_steps_its_variable_in_old_arithmetic_stays_unknown(tmp_path):
+    # (bash 5.2: `for ((i=0; i<4; i++))` with `: $[i++]` in its body ran in d0 and d2)
+    launcher = "for ((i=0; i<4; i++)); do\n" + BODY + "    : $[i++]\ndone\n"
+    cmd, _ = _python(tmp_path, launcher)
+    assert (cmd.cwd, cmd.rounds, cmd.ranks) == ((), None, 0)
+    cmd, _ = _python(tmp_path, launcher.replace("$[i++]", "$[i+1]"))
+    assert (cmd.cwd, cmd.ranks) == ((str(tmp_path / "d0"),), 4)

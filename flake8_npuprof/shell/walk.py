@@ -63,9 +63,13 @@ def _rounds_differ(body: str, names: Tuple[str, ...]) -> bool:
     (names[0]) or what its bounds read (names[1:]), or has `continue`/`break` (a `continue` may skip the body's way
     back, a `break` the later rounds: bash 5.2 left round 1 in d0/d1)."""
     name = names[0]
+    # (a step outside `((...))` and `let`, which set_unfollowed finds: `$[i++]`, `${a[i++]}`, `b[--i]=1`, `${x:i++:1}`,
+    # `[[ i++ -lt 9 ]]` evaluate arithmetic, bash 5.2 ran each in d0 and d2; a nameref, `declare -n r=i`, sets i by r)
     return "unset" in body or re.search(r"(?<![\w$-])(?:continue|break)\b", body) is not None or \
+        re.search(r"\b(?:declare|typeset|local)\s+-\w*n", body) is not None or \
         re.search(rf"\bfor\s*(?:\(\(\s*)?{name}\b", body) is not None or any(
-            set_unfollowed(body, n) or re.search(rf"(?<![\w$-]){n}\+?=", body) for n in names)
+            set_unfollowed(body, n) or re.search(rf"(?<![\w$-]){n}(?:\+?=|\+\+|--)|\+\+{n}\b|--{n}\b(?=\s*[])}}:,])",
+                                                 body) for n in names)
 
 
 class Walk(Expander, Compounds):
