@@ -2180,3 +2180,13 @@ def test_a_cut_of_an_indexed_value_is_searched_in_time_that_grows_with_the_text(
         assert may_start(text), text
     for text in ("bash ${a[\n]%y}", "bash ${a[0]}%y", "[x]%y ${a}"):
         assert not may_start(text), text
+
+
+def test_the_lines_kept_clean_are_short_ones():
+    """_computed keeps the lines it found clean while the process lives, up to MAX_CLEAN of them: of 50,000 lines of
+    100,000 characters (a tree of adversarial launchers), 5 GB; a line over _LONG_LINE is searched again instead."""
+    from flake8_npuprof.engine import launch_scan
+    launch_scan._clean.clear()
+    for k in range(20):
+        assert launch_scan._computed(f"echo {k}\n" + "x" * 100000 + str(k) + "\necho y\n") is None
+    assert sorted(launch_scan._clean) == ["", "echo y"]          # (the last line, after the text's last break)
