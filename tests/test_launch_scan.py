@@ -2165,3 +2165,28 @@ def test_the_joined_m_gate_takes_time_that_grows_with_the_text():
             may_start(text)
             for p in JOINED_SEARCHES:
                 p.search(text)
+
+
+def test_a_cut_of_an_indexed_value_is_searched_in_time_that_grows_with_the_text():
+    """may_start's `${a[i]%y}` read each `${a[` on to its line's end for the `]`: a line of 60,000 took 55 s of CPU
+    (a launcher of 240 KB without a profiling word); searched from each line's start and `]`, it is found as before."""
+    from evalfiles import deadline
+    from flake8_npuprof.checks.shell_scan import may_start
+    with deadline(2, "may_start on lines of 30,000 `${a[`"):
+        for text in ("${a[" * 30000, "${a[" * 30000 + "]%", "x]" + "${a[" * 30000 + "\n]%"):
+            assert may_start(text) == text.endswith("[]%"), text[-4:]
+    for text in ("bash ${a[$i]%y}", "bash ${a[${i}]%y}", "bash ${#a[0]^^}", "x] ${a[1]%y}", "${b[0]}${a[@]%y}",
+                 "bash ${x%y}"):
+        assert may_start(text), text
+    for text in ("bash ${a[\n]%y}", "bash ${a[0]}%y", "[x]%y ${a}"):
+        assert not may_start(text), text
+
+
+def test_the_lines_kept_clean_are_short_ones():
+    """_computed keeps the lines it found clean while the process lives, up to MAX_CLEAN of them: of 50,000 lines of
+    100,000 characters (a tree of adversarial launchers), 5 GB; a line over _LONG_LINE is searched again instead."""
+    from flake8_npuprof.engine import launch_scan
+    launch_scan._clean.clear()
+    for k in range(20):
+        assert launch_scan._computed(f"echo {k}\n" + "x" * 100000 + str(k) + "\necho y\n") is None
+    assert sorted(launch_scan._clean) == ["", "echo y"]          # (the last line, after the text's last break)

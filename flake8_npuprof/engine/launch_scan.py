@@ -258,7 +258,7 @@ def _computed(text: str) -> Optional[str]:
     if found is None:                   # (none in the text's lines: none in the lines known clean either)
         if len(_clean) + len(fresh) > MAX_CLEAN:
             _clean.clear()
-        _clean.update(fresh)
+        _clean.update(line for line in fresh if len(line) <= _LONG_LINE)     # (held as long as the process)
     elif local is not text:
         found = _first_computed(text, _IN_LINES)    # (where in the text)
     across = _first_computed(text, _ACROSS_LINES)

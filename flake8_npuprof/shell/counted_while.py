@@ -6,7 +6,7 @@ start and the bound are known, and reads the loop through its first round as it 
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, Optional, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 from .parse import _lexed, _loop_body, _words_in
 
@@ -34,10 +34,11 @@ def _step(name: str) -> "re.Pattern[str]":
                       rf"\(\(\s*(?:{name}\s*\+\+|\+\+\s*{name}|{name}\s*\+=\s*1|{name}\s*={plus})\s*\)\)")
 
 
-def counted_while(text: str, words, op: str, at: int) -> Optional[CountedWhile]:
+def counted_while(text: str, words, op: str, at: int, read: Optional[List[int]] = None) -> Optional[CountedWhile]:
     """The counted loop whose header (`while [ $i -lt N ]`) is words, followed by op at `at`; None for another shape:
     a test that is not one comparison of a `$name` with a bound, or a body whose last command is not its step run
-    in this shell every round (not after `&&`/`||`, not piped or in the background)."""
+    in this shell every round (not after `&&`/`||`, not piped or in the background). read: given the characters
+    read on to the loop's `done` (the caller bounds them: loops nested n deep are read n times)."""
     head = text[words[0][0]:words[0][1]]
     cond = words[1:]
     if op not in (";", "\n") or not cond:
@@ -56,6 +57,8 @@ def counted_while(text: str, words, op: str, at: int) -> Optional[CountedWhile]:
     if counter is None or holds is None:
         return None
     found = _loop_body(text, at)            # (only then: it reads on to `done`)
+    if read is not None:
+        read.append(len(text) - at if found is None else found[2] - at)
     if found is None:
         return None
     name = counter.group(1) or counter.group(2)

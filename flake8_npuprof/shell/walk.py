@@ -63,9 +63,13 @@ def _rounds_differ(body: str, names: Tuple[str, ...]) -> bool:
     (names[0]) or what its bounds read (names[1:]), or has `continue`/`break` (a `continue` may skip the body's way
     back, a `break` the later rounds: bash 5.2 left round 1 in d0/d1)."""
     name = names[0]
+    # (a step outside `((...))` and `let`, which set_unfollowed finds: `$[i++]`, `${a[i++]}`, `b[--i]=1`, `${x:i++:1}`,
+    # `[[ i++ -lt 9 ]]` evaluate arithmetic, bash 5.2 ran each in d0 and d2; a nameref, `declare -n r=i`, sets i by r)
     return "unset" in body or re.search(r"(?<![\w$-])(?:continue|break)\b", body) is not None or \
+        re.search(r"\b(?:declare|typeset|local)\s+-\w*n", body) is not None or \
         re.search(rf"\bfor\s*(?:\(\(\s*)?{name}\b", body) is not None or any(
-            set_unfollowed(body, n) or re.search(rf"(?<![\w$-]){n}\+?=", body) for n in names)
+            set_unfollowed(body, n) or re.search(rf"(?<![\w$-]){n}(?:\+?=|\+\+|--)|\+\+{n}\b|--{n}\b(?=\s*[])}}:,])",
+                                                 body) for n in names)
 
 
 class Walk(Expander, Compounds):
@@ -152,6 +156,10 @@ class Walk(Expander, Compounds):
         self._cd_sure = False           # the command just walked was a `cd` into a folder its round made
         self._made_sure = False         # ... a `mkdir` that certainly makes the folders it names, one a round
         self._stops = ""                # ... one that may stop the shell in a round (set -e): how, for _cut_short
+        # the characters brace_body has read on each text to find whether a group in a loop runs apart: groups nested
+        # n deep read it n times (2,000 deep in 16 KB: 12 s), so past its length a group is not read (not apart)
+        self._apart_read: Dict[str, int] = {}
+        self._while_read: Dict[str, int] = {}     # ... and counted_while on to a while loop's `done` (_counted)
         # ... a `mkdir`/`cp`/`rm` of such a body: its seq -> each word's text round by round (None: the same in all, ():
         # not known in one)
         self.round_words: Dict[int, Tuple[Optional[Tuple[str, ...]], ...]] = {}
@@ -440,10 +448,13 @@ class Walk(Expander, Compounds):
                 if head == "{":
                     blocks.append(_Block("function" if function else "group?" if chained else "group", 1,
                                          len(self.commands), None if function else self._state()))
-                    if not function and any(b.kind in _LOOPS for b in blocks):
+                    if not function and any(b.kind in _LOOPS for b in blocks) and \
+                            self._apart_read.get(text, 0) <= len(text):
                         # `{ python3 train.py || { echo failed; exit 1; }; } &` in a loop: bash runs a group put in the
                         # background or piped in a subshell, whose `exit` ends it alone (bash 5.2: every round ran)
                         found = brace_body(text, words[0][0])
+                        self._apart_read[text] = self._apart_read.get(text, 0) + (
+                            len(text) if found is None else found[2]) - words[0][0]
                         blocks[-1].apart = found is not None and text.startswith(("&", "|"), found[2] - 1) and \
                             not text.startswith(("&&", "||"), found[2] - 1)
                     function = False
@@ -930,7 +941,11 @@ class Walk(Expander, Compounds):
         """`i=0; while [ $i -lt $N ]; do ...; i=$((i+1)); done` read as `for ((i=0; i<N; i++))` (bash 5.2 ran CGAN's
         shape in d0, d1, d2 and left i at 3): where the counter's start and the bound are known integers, and nothing
         but the step sets the counter or what the bound reads. Opens the loop's block; False for any other loop."""
-        found = counted_while(text, words, op, at)
+        if self._while_read.get(text, 0) > len(text):
+            return False            # (loops nested n deep read the text n times: 5,000 deep in 140 KB took 7.5 s)
+        read: List[int] = []
+        found = counted_while(text, words, op, at, read)
+        self._while_read[text] = self._while_read.get(text, 0) + sum(read)
         if found is None:
             return False
         name, holds, bound, body, step = found
