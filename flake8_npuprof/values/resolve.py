@@ -770,6 +770,7 @@ def _collect_flags(sites: Sites) -> List[FlagDef]:
     out = []
     unset = []          # argparse options without default=: None, unless set_defaults or argument_default says else
     opened = False
+    reset: Set[Optional[str]] = set()   # the dests a set_defaults call names (None: one given **kwargs)
     for site in sites.named_calls_for(("DEFINE_", "add_argument", "set_defaults", "ArgumentParser")):
         name = site.name
         # most calls name none of the words: four `in` tests cost them less than the method calls below
@@ -779,6 +780,8 @@ def _collect_flags(sites: Sites) -> List[FlagDef]:
         if (name.endswith("set_defaults") or name.endswith("ArgumentParser") and any(
                 k.arg in ("argument_default", None) for k in site.call.keywords)):
             opened = True
+            if name.endswith("set_defaults"):
+                reset.update(k.arg for k in site.call.keywords)
             continue
         if "DEFINE_" not in name and not name.endswith("add_argument"):
             continue
@@ -833,6 +836,10 @@ def _collect_flags(sites: Sites) -> List[FlagDef]:
     if not opened:      # (the model zoo's `--profiling` with type=ast.literal_eval and no default: None, so off)
         for k in unset:
             out[k] = _new_tuple(FlagDef, out[k][:5] + (True,) + out[k][6:])     # _replace(has_default=True)
+    if reset:           # (set_defaults after add_argument replaces the option's default: python 3.11's argparse)
+        for k, f in enumerate(out):
+            if f.kind == "argparse" and (f.dest in reset or None in reset):
+                out[k] = _new_tuple(FlagDef, out[k][:4] + (None, False) + out[k][6:])   # the default not known
     return out
 
 
