@@ -104,6 +104,29 @@ def test_an_option_the_launcher_only_documents_is_said_to_change_no_launch(tmp_p
     assert "changes no launch" not in _emulate(launcher, ["--data_path=/d", "--profiling=True"])["answer"]["why"]
 
 
+@pytest.mark.parametrize("help_text, idle", [
+    # SimpleHumanPose's and DeepFaceLab's launchers: the help is one echo of a quoted string over several lines
+    ('    echo "usage: <args>\n    --data_path    data\n    --profiling    if or not profiling\n"', True),
+    ('    if true; then echo "\n    --profiling    if or not profiling"; fi', True),
+    # in a substitution, a here-document or a test, the option may be read: nothing is said of it
+    ('    echo "$(grep -c -- --profiling ${cur_path}/args)"', False),
+    ("    cat > ${cur_path}/args <<EOF\n--profiling\nEOF", False),
+    ('    [[ "$*" == *--profiling* ]] && echo on', False),
+])
+def test_an_option_named_in_a_help_text_over_lines_is_said_to_change_no_launch(tmp_path, help_text, idle):
+    shutil.copytree(TEMPLATE.parent.parent, tmp_path / "p")
+    launcher = tmp_path / "p" / "test" / "train_full_1p.sh"
+    text = launcher.read_text()
+    text = text.replace(text[text.index("    elif [[ $para == --profiling*"):
+                             text.index("    elif [[ $para == --data_path*")], "")
+    launcher.write_text(text.replace('    echo "    --profiling      if or not profiling for performance debug, '
+                                     'default is False"\n', help_text + "\n"))
+    assert "if or not profiling for" not in launcher.read_text()
+    why = _emulate(launcher, ["--data_path=/d", "--profiling=True"])["answer"]["why"]
+    assert why.startswith("profiling is off unless --profiling=True is passed to ../src/train.py")
+    assert why.endswith("; --profiling=True on this launcher changes no launch: each is the same without it") is idle
+
+
 @pytest.mark.parametrize("keeps", ['echo "$@" > ${cur_path}/output/args.txt',
                                    "for a in $*; do echo $a >> ${cur_path}/output/args.txt; done",
                                    'ARGS="$*"\nprintf "%s" "$ARGS" | tee ${cur_path}/output/args.txt',

@@ -114,12 +114,27 @@ def _changes_nothing(w: Walk, path: str, cwd, inside, args, text, typed=None) ->
 
 
 def _only_shown(text: str, name: str) -> bool:
-    """Whether every line of the launcher naming the option is a comment or an echo/printf of nothing else (a help
-    text): a line that tests it (`[[ "$*" == *--profiling=True* ]] && sed -i ...`) may do what the walks do not
-    compare (write a file), so the launches being the same would not make the option idle."""
+    """Whether every place of the launcher naming the option is a comment or a word of an echo/printf command (a help
+    text, one line or a quoted string over several: `echo "parameter explain: ... --profiling ..."`): a line that tests
+    it (`[[ "$*" == *--profiling=True* ]] && sed -i ...`) may do what the walks do not compare (write a file), so the
+    launches being the same would not make the option idle. A word holding a substitution (`echo "$(grep ...)"`), or a
+    place no command's word holds (a here-document), is not a help text."""
     spelled = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
-    return all(re.match(r"\s*(?:#|(?:echo|printf)\s[^;&|`$]*$)", line) for line in text.splitlines()
-               if spelled.search(line))
+    places = [m.start() for m in spelled.finditer(text)
+              if not text[text.rfind("\n", 0, m.start()) + 1:m.start()].lstrip().startswith("#")]
+    if not places:
+        return True
+    from ..shell.parse import lexed_commands
+    shown = []
+    for words, _, _ in lexed_commands(text):
+        heads = [text[a:b] for a, b in words[:3]]
+        k = next((j for j, h in enumerate(heads) if h not in _KEYWORDS), len(heads))
+        if k < len(heads) and heads[k] in ("echo", "printf"):
+            shown.extend((a, b) for a, b in words[k + 1:] if "$(" not in text[a:b] and "`" not in text[a:b])
+    return all(any(a <= i < b for a, b in shown) for i in places)
+
+
+_KEYWORDS = frozenset(("then", "do", "else", "{", "!"))
 
 
 _ARGS = r"\$(?:[@*]|[1-9]|\{[@*1-9])"                # "$@", $*, $1, ${1}, ${@:2}: the launcher's arguments
