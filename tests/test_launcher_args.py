@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -1415,3 +1416,33 @@ def test_an_option_the_launcher_writes_into_a_file_the_script_reads_is_not_said_
         "usable data: unknown (run.sh:10: train.py has no profiling setup of its own, but prof.py, which it imports, "
         "names one (line 5: `prof = torch_npu.profiler.profile()`): a setup in a module it imports is not emulated "
         "here)")
+
+
+def test_a_flag_given_to_a_launcher_that_takes_folders_by_position_stops_python(tmp_path, capsys):
+    # AnimeFaceGAN's run_1p.sh: `code_dir=${1}` ... `python3.7 ${code_dir}/train.py`. Started with
+    # `--data_path=/d --profiling=True`, python is given `--data_path=/d/train.py` and stops there (CPython 3.7-3.13:
+    # "unknown option --data_path=/d/train.py", status 2). It said "no launch: it starts no Python script"
+    (tmp_path / "train.py").write_text("import argparse\nargparse.ArgumentParser().parse_known_args()\n")
+    (tmp_path / "run_1p.sh").write_text("code_dir=${1}\ndata_dir=${2}\npython3 ${code_dir}/train.py "
+                                        "--dataset=${data_dir}\n")
+    main(["emulate", str(tmp_path / "run_1p.sh"), "--", "--data_path=/d", "--profiling=True"])
+    out = capsys.readouterr().out.splitlines()
+    refused = ('python stops at --data_path=/d/train.py, which is not an option of the interpreter ("unknown option '
+               '--data_path=/d/train.py", status 2): it runs no script')
+    assert out[1:4] == ["launch: run_1p.sh:3 python3 --data_path=/d/train.py --dataset=--profiling=True",
+                        f"  no script: {refused}", f"usable data: no ({refused})"]
+    got = subprocess.run([sys.executable, "--data_path=/d/train.py"], capture_output=True, text=True)
+    assert (got.returncode, got.stderr.splitlines()[0]) == (2, "unknown option --data_path=/d/train.py")
+
+
+@pytest.mark.parametrize("line, script", [
+    ("python3 --version train.py", None),           # prints and exits (each of -h, -V, -VV, -?, --help: 0)
+    ("python3 -? train.py", None),
+    ("python3 --check-hash-based-pycs always train.py", "train.py"),
+    ("python3 -- train.py", "train.py"),
+    ("python3 -u -W ignore train.py", "train.py"),
+])
+def test_the_interpreter_options_that_exit_or_go_on(tmp_path, line, script):
+    (tmp_path / "train.py").write_text("pass\n")
+    found = [os.path.basename(la.script) for la in launches(_walk(tmp_path, line + "\n"))]
+    assert found == ([script] if script else [])

@@ -123,7 +123,7 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
     shown = " ".join(_read_back(x.text) for x in without_redirections(cmd.words) if x.text)
     lines = [f"launch: {where} {shown}".replace(HOLE, "<unknown>")]
     if launch.missing:
-        lines.append(f"  unknown: {launch.missing}".replace(HOLE, "<unknown>"))
+        lines.append(f"  {'no script' if launch.refused else 'unknown'}: {launch.missing}".replace(HOLE, "<unknown>"))
     if cmd.seq in w.copied:
         lines.append(f"  {w.copied[cmd.seq]}")
     if cmd.rounds is not None:

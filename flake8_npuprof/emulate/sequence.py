@@ -467,7 +467,7 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
         # the script's lines (its own setups': a launcher's variables and msprof are the launcher's lines), in an
         # answer whose subject is the launcher
         why = in_file(why, os.path.basename(launch.script))
-    cause = False                                           # `why` names this launch's own cause
+    cause = launch.refused                                  # `why` names this launch's own cause
     off = ""                                                # what would switch it on (_off_unless)
     if verdict == "no profiling" and ls is not None:
         off = _off_unless(w, launch, ls)
@@ -868,6 +868,8 @@ def _place(cmd) -> int:
 def _verdict(launch: Launch, report: dict):
     """(verdict, why, profiles) of one launch from its report."""
     from .render import unknown_reasons
+    if launch.refused:
+        return "no profiling", launch.missing, False
     if launch.missing:
         own = [r for r in report["results"] if r.setup.route == "msprof"]
         if own and may_collect(own[0]) is False:        # msprof itself refuses its command line

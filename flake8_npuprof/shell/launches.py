@@ -60,6 +60,7 @@ class Launch(NamedTuple):
     app: Tuple[str, ...] = ()   # msprof's application when it is not a Python script (a benchmark binary)
     found_from: str = ""        # ... unfound, but found when the launcher is started in this folder (its own)
     module: str = ""            # the module `python -m` runs (its file is `script`): sys.path starts at the cwd
+    refused: bool = False       # missing because the interpreter refuses its own command line: certainly no script
 
 
 # ---------------------------------------------------------------- Python launches
@@ -231,6 +232,10 @@ PY_TOOLS = {"pip", "ensurepip", "venv", "virtualenv", "json.tool", "http.server"
             "calendar", "tokenize", "tabnanny", "pyclbr", "webbrowser", "mimetypes", "gzip", "wheel", "build", "twine",
             "setuptools", "unittest"}
 _COMMAND_NAME = re.compile(r"[A-Za-z_][\w.+-]*")
+# the interpreter's options that print and exit, whatever follows (python 3.13 --help-all; the three --help-* from
+# 3.11, unknown options before it, which exit too), and the long option that takes a value
+PY_EXITS = frozenset(("--help", "--version", "--help-env", "--help-xoptions", "--help-all", "-h", "-V", "-VV", "-?"))
+PY_LONG_OPTIONS = PY_EXITS | {"--check-hash-based-pycs"}
 _PY_VALUED = "cmWXQ"        # the interpreter's options that take a value (-Q: Python 2's `-Qnew`)
 
 
@@ -446,6 +451,14 @@ def _python(cmd, words, k, env, ranks, wrapper, start="") -> Optional[Launch]:
                 path = main
             return Launch(cmd._replace(env=env, cwd=(here,)), os.path.abspath(path), tuple(words[after:]),
                           wrapper, ranks, module=module)
+        if words[k].text in PY_EXITS:
+            return None                 # `python3 --version x.py`: it prints and exits
+        if letter == "-" and words[k].text[2:] and words[k].text not in PY_LONG_OPTIONS:
+            # CPython 3.7-3.13 stop at a long option they do not know, before any script (Python/getopt.c: "unknown
+            # option --data_path=/d", status 2): a flag meant for the launcher given where it runs `python3 $1/x.py`
+            return _unknown(cmd, env, ranks, wrapper, f"python stops at {words[k].text}, which is not an option of the "
+                            f'interpreter ("unknown option {words[k].text}", status 2): it runs no script')._replace(
+                refused=True)
         if letter:
             k = after
             continue
