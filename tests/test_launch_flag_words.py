@@ -155,3 +155,90 @@ def test_a_default_set_by_set_defaults_is_not_the_option_s(capsys, tmp_path, def
     other = TRAIN.replace("    args = parser.parse_args()\n", "    parser.set_defaults(func=print)\n"
                                                               "    args = parser.parse_args()\n")
     assert _answer(capsys, tmp_path, other)[-1].startswith("usable data: no (line 9 of train.py")
+
+
+def _python(text, words):
+    """What python's own argparse does with the words, the script's parser made as it makes it: the namespace, or
+    ("exits", status, the last line of its message), or ("raises", the exception's class name)."""
+    import contextlib
+    import io
+    made = {}
+    head = text.split("    args = parser.parse")[0].split('if __name__ == "__main__":\n')[1]
+    exec("import argparse\n" + head.replace("\n    ", "\n").strip(), {}, made)
+    made["parser"].prog = "train.py"          # (as `python3 train.py` names it)
+    err = io.StringIO()
+    method = "parse_known_args" if "parse_known_args" in text else "parse_args"
+    try:
+        with contextlib.redirect_stderr(err):
+            out = getattr(made["parser"], method)(words)
+        return out[0] if method == "parse_known_args" else out
+    except SystemExit as e:
+        return ("exits", e.code, err.getvalue().strip().splitlines()[-1])
+    except argparse.ArgumentError:
+        return ("raises", "ArgumentError")
+
+
+def _stops(word, note=""):
+    why = (f"line 9: not run in this launch: argparse stops the script in parse_args: {word} from run.sh:1 is no "
+           f"option train.py defines{note}, so argparse exits with status 2 (\"error: unrecognized arguments\", naming "
+           f"{word})")
+    return [f"train.py: torch_npu's profiler is off: {why}",
+            f"usable data: no ({why.replace('line 9', 'line 9 of train.py')})"]
+
+
+DEFAULT = ("usable data: no (line 9 of train.py: not run in this launch: `args.prof` is false in this launch (the "
+           "default of --prof, which the launcher does not pass; --prof would switch it on))")
+
+
+def test_an_option_the_script_does_not_define_stops_it_in_parse_args(capsys, tmp_path):
+    # python exits with status 2 ("unrecognized arguments"): the answer said "no" for the flag's default
+    for word in ("--xyz", "--xyz=1", "-prof"):           # (a single dash is no abbreviation of --prof)
+        assert _python(TRAIN, [word]) == ("exits", 2, f"train.py: error: unrecognized arguments: {word}")
+        assert _answer(capsys, tmp_path, TRAIN, word) == _stops(word)
+    # the flags it reads first are still read: the stop is said for --prof too (it was "yes")
+    assert _python(TRAIN, ["--prof", "--xyz"])[:2] == ("exits", 2)
+    assert _answer(capsys, tmp_path, TRAIN, "--prof", "--xyz") == _stops("--xyz")
+    # parse_known_args leaves the word aside: the default holds
+    known = TRAIN.replace("parser.parse_args()", "parser.parse_known_args()[0]")
+    assert _python(known, ["--xyz"]).prof is False
+    assert _answer(capsys, tmp_path, known, "--xyz")[-1] == DEFAULT
+    # a try that may catch SystemExit, a parser handed to another module's function: not said
+    caught = TRAIN.replace("    args = parser.parse_args()\n",
+                           "    try:\n        args = parser.parse_args()\n    except SystemExit:\n        raise\n")
+    assert _answer(capsys, tmp_path, caught, "--xyz")[-1] == DEFAULT
+    handed = TRAIN.replace("    args = parser.parse_args()\n",
+                           "    ds.add_config_arguments(parser)\n    args = parser.parse_args()\n")
+    assert _answer(capsys, tmp_path, handed, "--xyz")[-1] == DEFAULT
+
+
+def test_allow_abbrev_false_takes_no_abbreviation(capsys, tmp_path):
+    # python exits with status 2 on `--pro`; the answer was "collects (when args.prof)"
+    text = TRAIN.replace("ArgumentParser()", "ArgumentParser(allow_abbrev=False)")
+    assert _python(text, ["--pro"]) == ("exits", 2, "train.py: error: unrecognized arguments: --pro")
+    note = " (its parser takes no abbreviation: allow_abbrev=False)"
+    assert _answer(capsys, tmp_path, text, "--pro") == _stops("--pro", note)
+    # exit_on_error=False: python 3.9 to 3.12 exit all the same (3.12.1 run), 3.13 raises ArgumentError
+    text = TRAIN.replace("ArgumentParser()", "ArgumentParser(allow_abbrev=False, exit_on_error=False)")
+    assert _python(text, ["--pro"]) in (("exits", 2, "train.py: error: unrecognized arguments: --pro"),
+                                        ("raises", "ArgumentError"))
+    then = ("; python 3.13 raises argparse.ArgumentError there instead (exit_on_error=False, line 19), which stops "
+            "it too")
+    off, usable = _stops("--pro", note)
+    assert _answer(capsys, tmp_path, text, "--pro") == [
+        off + then, usable[:-1] + then.replace("line 19", "line 19 of train.py") + ")"]
+    # with parse_known_args the word is left aside: the default holds (it was "collects")
+    known = text.replace("parser.parse_args()", "parser.parse_known_args()[0]")
+    assert _python(known, ["--pro"]).prof is False
+    assert _answer(capsys, tmp_path, known, "--pro")[-1] == DEFAULT
+
+
+def test_a_single_dash_word_is_matched_to_the_options_it_begins(capsys, tmp_path):
+    # `-pro` sets -prof, with allow_abbrev=False too (python 3.9 to 3.13): the answer was "no" (its default)
+    for parser in ("ArgumentParser()", "ArgumentParser(allow_abbrev=False)"):
+        text = TRAIN.replace('"--prof"', '"-prof"').replace("ArgumentParser()", parser)
+        assert _python(text, ["-pro"]).prof is True
+        assert _answer(capsys, tmp_path, text, "-pro") == COND
+    # `-prof` is `-p` with `rof` attached where the parser defines -p: it may set it (not --prof)
+    text = TRAIN.replace('parser.add_argument("--output"', 'parser.add_argument("-p", "--output"')
+    assert _python(text, ["-prof"]).output == "rof"
+    assert _answer(capsys, tmp_path, text, "-prof")[-1] == DEFAULT
