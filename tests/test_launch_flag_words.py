@@ -202,6 +202,9 @@ def test_an_option_the_script_does_not_define_stops_it_in_parse_args(capsys, tmp
     known = TRAIN.replace("parser.parse_args()", "parser.parse_known_args()[0]")
     assert _python(known, ["--xyz"]).prof is False
     assert _answer(capsys, tmp_path, known, "--xyz")[-1] == DEFAULT
+
+
+def test_an_option_the_script_does_not_define_is_not_said_to_stop_it_where_more_may_read_it(capsys, tmp_path):
     # a try that may catch SystemExit, a parser handed to another module's function: not said
     caught = TRAIN.replace("    args = parser.parse_args()\n",
                            "    try:\n        args = parser.parse_args()\n    except SystemExit:\n        raise\n")
@@ -209,6 +212,14 @@ def test_an_option_the_script_does_not_define_stops_it_in_parse_args(capsys, tmp
     handed = TRAIN.replace("    args = parser.parse_args()\n",
                            "    ds.add_config_arguments(parser)\n    args = parser.parse_args()\n")
     assert _answer(capsys, tmp_path, handed, "--xyz")[-1] == DEFAULT
+    # a parser of another class (HfArgumentParser adds options), one made elsewhere, an option taking any word after
+    # it (REMAINDER: `--xyz` is its value): not said either
+    for old, new in (("argparse.ArgumentParser()", "HfArgumentParser()"),
+                     ("parser = argparse.ArgumentParser()", "parser = make_parser()")):
+        assert _answer(capsys, tmp_path, TRAIN.replace(old, new), "--xyz")[-1] == DEFAULT, new
+    rest = TRAIN.replace('"--output", default="./prof"', '"--rest", nargs=argparse.REMAINDER')
+    assert _python(rest, ["--rest", "--xyz"]).rest == ["--xyz"]
+    assert _answer(capsys, tmp_path, rest, "--rest", "--xyz")[-1] == DEFAULT
 
 
 def test_allow_abbrev_false_takes_no_abbreviation(capsys, tmp_path):

@@ -215,22 +215,26 @@ def _abbreviates(ctx):
 def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str) -> None:
     """Where the launch passes an option word that the script's parser does not read and parse_args surely meets it
     (values/argv_words.py): why the script stops there, kept on given for each read of its own flags (given_values)."""
+    import ast
     import os
     from ..values.argv_words import flag_key, read_as, sure_to_stop, unrecognized
     words = [w for w in unknown if HOLE not in w.text.partition("=")[0] and unrecognized(w.text) and
              not read_as(w.text, table, abbreviates)]
-    exit_line = sure_to_stop(ctx.resolver, table, ctx.resolver.flags) if words else None
-    if exit_line is None:
+    exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags) if words else None
+    if exit_on_error is None:
         return
-    option = words[0].text.partition("=")[0]
+    w = words[0]
+    option = w.text.partition("=")[0]
+    shown = w.text if HOLE not in w.text else f"{option}=..."
     script = os.path.basename(ctx.filename)
     note = " (its parser takes no abbreviation: allow_abbrev=False)" if option.startswith("--") and any(
         o.startswith(option) for o in table) else ""
-    then = f"; python 3.13 raises argparse.ArgumentError there instead (exit_on_error=False, line {exit_line}), " \
-        "which stops it too" if exit_line else ""
-    given.stop = (f"argparse stops the script in parse_args: {words[0].text} from {where} is no option {script} "
-                  f"defines{note}, so argparse exits with status 2 (\"error: unrecognized arguments\", naming "
-                  f"{words[0].text}){then}")
+    # python 3.9 to 3.12.1 exit all the same with exit_on_error=False; 3.13.0 raises ArgumentError (both run)
+    off = exit_on_error.arg and not (isinstance(exit_on_error.value, ast.Constant) and exit_on_error.value.value is True)
+    then = f"; python 3.13 raises argparse.ArgumentError there instead ({ast.unparse(exit_on_error)}, line " \
+        f"{exit_on_error.value.lineno}), which stops it too" if off else ""
+    given.stop = (f"argparse stops the script in parse_args: {shown} from {where} is no option {script} defines"
+                  f"{note}, so argparse exits with status 2 (\"error: unrecognized arguments\", naming {shown}){then}")
     given.stop_calls = frozenset(flag_key(f) for f in ctx.resolver.flags)
 
 

@@ -25,7 +25,9 @@ from .flag_def import FlagDef
 _NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")         # argparse's _negative_number_matcher: a positional, not an option
 _ARGV_WRITE = re.compile(r"sys\.argv\s*(=[^=]|\[[^\]]*\]\s*=[^=]|\.(append|extend|insert|remove|pop|clear)\b)|"
                          r"del\s+sys\.argv")
-_PARSERS = ("ArgumentParser", "add_argument_group", "add_mutually_exclusive_group")
+_PARSER = ("ArgumentParser", "argparse.ArgumentParser")       # not HfArgumentParser & co, which add options
+_GROUPS = ("add_argument_group", "add_mutually_exclusive_group")
+_NARGS = ("?", "*", "+")                # (REMAINDER, "...", takes the words after it, options too)
 
 
 def read_as(text: str, table, abbreviates: Callable[[FlagDef], bool]) -> List[FlagDef]:
@@ -48,7 +50,7 @@ def read_as(text: str, table, abbreviates: Callable[[FlagDef], bool]) -> List[Fl
 
 def no_abbreviation(tree: ast.AST) -> bool:
     """Whether every ArgumentParser the file makes says allow_abbrev=False (and it makes one)."""
-    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _name(n.func).endswith("ArgumentParser")]
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _name(n.func) in _PARSER]
     return bool(calls) and all(
         any(k.arg == "allow_abbrev" and isinstance(k.value, ast.Constant) and k.value.value is False
             for k in c.keywords) and all(k.arg for k in c.keywords) for c in calls)
@@ -62,17 +64,16 @@ def unrecognized(text: str) -> bool:
             text.partition("=")[0]))
 
 
-def sure_to_stop(resolver, table, own: Iterable[FlagDef]) -> Optional[int]:
+def sure_to_stop(resolver, table, own: Iterable[FlagDef]) -> Optional[ast.keyword]:
     """Whether parse_args surely meets every word of a launch that its table does not read: None where it may not
-    (see the module's doc), else the line of an exit_on_error= keyword (0: none)."""
+    (see the module's doc), else the exit_on_error= keyword given to a parser (an empty keyword: none)."""
     mine = {id(f.call) for f in own}
     if not mine or any(id(f.call) not in mine or f.kind != "argparse" for f in table.values()):
         return None                     # flags another module (or absl) defines: its parser is not read here
-    tree = resolver.tree
     if _ARGV_WRITE.search(resolver.src.text) or resolver.parse_try():
         return None
-    receivers, own_functions, parses, exit_line = set(), set(), 0, 0
-    nodes = list(ast.walk(tree))
+    receivers, parsed, own_functions = set(), set(), set()
+    nodes = list(ast.walk(resolver.tree))
     for n in nodes:
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
             own_functions.add(n.name)
@@ -81,35 +82,42 @@ def sure_to_stop(resolver, table, own: Iterable[FlagDef]) -> Optional[int]:
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
             name = n.func.attr
             if name in ("parse_known_args", "parse_intermixed_args", "parse_known_intermixed_args",
-                        "add_subparsers", "parse_args") and (name != "parse_args" or n.args or n.keywords):
+                        "add_subparsers") or name == "parse_args" and (n.args or n.keywords):
                 return None
-            parses += name == "parse_args"
+            if name == "parse_args":
+                parsed.add(_name(n.func.value))
             if name == "add_argument":
-                if any(not (isinstance(a, ast.Constant) and isinstance(a.value, str)) for a in n.args):
-                    return None         # an option whose name is not written out
+                nargs = next((k.value for k in n.keywords if k.arg == "nargs"), None)
+                if any(not (isinstance(a, ast.Constant) and isinstance(a.value, str)) for a in n.args) or \
+                        nargs is not None and not (isinstance(nargs, ast.Constant) and (
+                            nargs.value in _NARGS or type(nargs.value) is int)):
+                    return None         # an option whose name is not written out, or one that takes any word
                 receivers.add(_name(n.func.value))
-    if not parses:
+    if not parsed or "" in parsed:
         return None
+    exit_on_error = ast.keyword(arg=None, value=ast.Constant(True))
     for n in nodes:
         if not isinstance(n, ast.Call):
             continue
         name = _name(n.func)
-        if name.endswith("ArgumentParser"):
+        if name in _PARSER:
             if any(k.arg in (None, "parents", "prefix_chars") for k in n.keywords) or len(n.args) > 4:
                 return None             # (parents is its fifth positional argument)
-            exit_line = exit_line or next((k.value.lineno for k in n.keywords if k.arg == "exit_on_error"), 0)
+            exit_on_error = next((k for k in n.keywords if k.arg == "exit_on_error"), exit_on_error)
             continue
-        base = name.rsplit(".", 1)[0] if "." in name else ""
-        if base in receivers:
+        if "." in name and name.rsplit(".", 1)[0] in receivers:
             continue                    # the parser's own methods
-        handed = [a for a in list(n.args) + [k.value for k in n.keywords] if _name(a) in receivers]
+        handed = [a for a in list(n.args) + [k.value for k in n.keywords] if _name(a) in receivers | parsed]
         if handed and name not in own_functions:
             return None                 # `deepspeed.add_config_arguments(parser)`: options not seen here
-    for n in nodes:                     # each name the options are added to is a parser or a group made here
-        if isinstance(n, ast.Assign) and any(_name(t) in receivers for t in n.targets) and not (
-                isinstance(n.value, ast.Call) and _name(n.value.func).rsplit(".", 1)[-1] in _PARSERS):
-            return None
-    return exit_line
+    made: set = set()
+    for n in nodes:                     # each parser and group the options go to is made here, and only so
+        if isinstance(n, ast.Assign) and any(_name(t) in receivers | parsed for t in n.targets):
+            call = _name(n.value.func) if isinstance(n.value, ast.Call) else ""
+            if call not in _PARSER and call.rsplit(".", 1)[-1] not in _GROUPS:
+                return None
+            made.update(_name(t) for t in n.targets if call in _PARSER)
+    return exit_on_error if parsed <= made else None
 
 
 def flag_key(flag: FlagDef) -> tuple:
