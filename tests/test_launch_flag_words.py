@@ -253,3 +253,30 @@ def test_a_single_dash_word_is_matched_to_the_options_it_begins(capsys, tmp_path
     text = TRAIN.replace('parser.add_argument("--output"', 'parser.add_argument("-p", "--output"')
     assert _python(text, ["-prof"]).output == "rof"
     assert _answer(capsys, tmp_path, text, "-prof")[-1] == DEFAULT
+
+
+@pytest.mark.parametrize("options, abbrev", [
+    (("--prof", "--output"), True), (("--prof", "--output"), False), (("-prof", "--output"), False),
+    (("-prof", "-profile"), True), (("-p", "--prof"), True), (("--prof", "--profile"), True),
+])
+def test_the_words_argparse_may_read_as_an_option_are_python_s(options, abbrev):
+    # values/argv_words: read_as names the options python 3.11 may set for a word the parser does not define
+    # exactly, and unrecognized says the others stop parse_args (unrecognized arguments)
+    from flake8_npuprof.values.argv_words import read_as, unrecognized
+    from flake8_npuprof.values.flag_def import FlagDef
+    table = {o: FlagDef(o.lstrip("-"), o, "argparse", None, None, True, ast.Call(), None) for o in options}
+    for word in ("--pro", "--prof=1", "--pr", "-pro", "-prof", "-profi", "-p", "-pro=1", "--xyz", "-x", "--o"):
+        if word.partition("=")[0] in table:
+            continue                    # (bound as the option itself: checks/launch_setup.bind)
+        parser = argparse.ArgumentParser(allow_abbrev=abbrev)
+        for o in options:
+            parser.add_argument(o)
+        said = read_as(word, table, lambda flag: abbrev)
+        try:
+            ns, rest = parser.parse_known_args([word, "v"] if "=" not in word else [word])
+        except SystemExit:              # ambiguous, or a value missing: more than one option matched, or one did
+            assert said, word
+            continue
+        set_ = {o for o in options if getattr(ns, o.lstrip("-")) is not None}
+        assert {f.option for f in said} == set_, word
+        assert said or unrecognized(word) == (word in rest), word

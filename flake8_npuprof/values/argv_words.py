@@ -44,7 +44,7 @@ def read_as(text: str, table, abbreviates: Callable[[FlagDef], bool]) -> List[Fl
                      o.startswith(prefix) and abbreviates(f)}
     else:
         found = {id(f): f for o, f in table.items() if f.kind == "argparse" and
-                 (o == text[:2] or len(text) > 2 and o.startswith(text))}
+                 (o == text[:2] or o.startswith(text))}
     return list(found.values())
 
 
@@ -89,8 +89,8 @@ def sure_to_stop(resolver, table, own: Iterable[FlagDef]) -> Optional[ast.keywor
             if name == "add_argument":
                 nargs = next((k.value for k in n.keywords if k.arg == "nargs"), None)
                 if any(not (isinstance(a, ast.Constant) and isinstance(a.value, str)) for a in n.args) or \
-                        nargs is not None and not (isinstance(nargs, ast.Constant) and (
-                            nargs.value in _NARGS or type(nargs.value) is int)):
+                        any(k.arg is None for k in n.keywords) or nargs is not None and not (
+                            isinstance(nargs, ast.Constant) and (nargs.value in _NARGS or type(nargs.value) is int)):
                     return None         # an option whose name is not written out, or one that takes any word
                 receivers.add(_name(n.func.value))
     if not parsed or "" in parsed:
