@@ -34,18 +34,21 @@ def read_as(text: str, table, abbreviates: Callable[[FlagDef], bool]) -> List[Fl
     """The argparse flags python may read an option word (text, as written) as, where the table holds no option
     that is the word or its part before `=`: abbreviates(flag) says whether the flag's parser takes a `--` word's
     abbreviation (allow_abbrev)."""
+    mine = [o for o, f in table.items() if f.kind == "argparse"]
+    return list({id(table[o]): table[o] for o in matches(text, mine, lambda o: abbreviates(table[o]))}.values())
+
+
+def matches(text: str, options: Iterable[str], abbreviates: Callable[[str], bool] = lambda o: True) -> List[str]:
+    """The options (as written) python's argparse may read a word as that is none of them, nor its part before `=`:
+    a `--` word's prefix, where abbreviates(option) (allow_abbrev); a single-dash word's whole text, or its first two
+    characters (a short option with the rest attached)."""
     if len(text) < 2 or text[0] != "-":
         return []
-    found = {}
     if text[1] == "-":
         prefix = text.partition("=")[0]
-        if len(prefix) > 2:
-            found = {id(f): f for o, f in table.items() if f.kind == "argparse" and o.startswith("--") and
-                     o.startswith(prefix) and abbreviates(f)}
-    else:
-        found = {id(f): f for o, f in table.items() if f.kind == "argparse" and
-                 (o == text[:2] or o.startswith(text))}
-    return list(found.values())
+        return [o for o in options if len(prefix) > 2 and o.startswith("--") and o.startswith(prefix) and
+                abbreviates(o)]
+    return [o for o in options if o == text[:2] or o.startswith(text)]
 
 
 def no_abbreviation(tree: ast.AST) -> bool:
