@@ -249,6 +249,10 @@ def test_a_single_dash_word_is_matched_to_the_options_it_begins(capsys, tmp_path
         text = TRAIN.replace('"--prof"', '"-prof"').replace("ArgumentParser()", parser)
         assert _python(text, ["-pro"]).prof is True
         assert _answer(capsys, tmp_path, text, "-pro") == COND
+    # `--prof` is no option of a parser that defines `-prof`: python exits with status 2
+    text = TRAIN.replace('"--prof"', '"-prof"')
+    assert _python(text, ["--prof"]) == ("exits", 2, "train.py: error: unrecognized arguments: --prof")
+    assert _answer(capsys, tmp_path, text, "--prof")[-1] == _stops("--prof")[1]
     # `-prof` is `-p` with `rof` attached where the parser defines -p: it may set it (not --prof)
     text = TRAIN.replace('parser.add_argument("--output"', 'parser.add_argument("-p", "--output"')
     assert _python(text, ["-prof"]).output == "rof"
