@@ -134,9 +134,9 @@ def test_the_flags_reach_the_profiler_through_get_args(capsys, project):
         "  training.py:36 profile: steps recorded: from step 4, if the loop runs more than 4 steps",
         f"  training.py:36 profile: output directory: {project}/profile_dir (tensorboard_trace_handler, line 39)",
         "  training.py:36 profile: steps recorded when the loop runs 5 steps or more: 4 (1 trace saved)",
-        "core/training.py, which pretrain.py imports: line 36, when is_profile_enabled(): on rank 0 only: the "
+        "core/training.py, which pretrain.py imports: line 36 of training.py, when is_profile_enabled(): on rank 0 only: the "
         "schedule records from step 4; whether the loop runs that long is not known here",
-        "usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 36, when "
+        "usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 36 of training.py, when "
         "is_profile_enabled(): on rank 0 only: the schedule records from step 4; whether the loop runs that long is "
         "not known here)"]
 
@@ -151,7 +151,7 @@ def test_the_steps_a_longer_window_records(capsys, project):
 def test_every_rank_with_profile_ranks_minus_one(capsys, project):
     out = _emulate(capsys, project, PROFILE + ["--profile-ranks", "-1"])
     assert out[1] == "  `is_profile_enabled()` is true on every rank in this launch"
-    assert out[-2].startswith("core/training.py, which pretrain.py imports: line 36: the schedule records from step 4")
+    assert out[-2].startswith("core/training.py, which pretrain.py imports: line 36 of training.py: the schedule records from step 4")
 
 
 def test_a_megatron_default_is_not_guessed(capsys, project):
@@ -172,7 +172,7 @@ def test_the_iteration_of_a_loaded_checkpoint_is_not_known(capsys, project):
     assert "  training.py:36 profile: schedule's skip_first is not known: args.iteration is set when the job loads a " \
         "checkpoint: Megatron-LM reads /nonexistent/ckpt/latest_checkpointed_iteration.txt (--load from run.sh:2; " \
         "not on disk here) to find it, then takes the iteration saved in the checkpoint; neither is read here" in out
-    assert out[-2] == ("core/training.py, which pretrain.py imports: line 36, when is_profile_enabled(): on rank 0 "
+    assert out[-2] == ("core/training.py, which pretrain.py imports: line 36 of training.py, when is_profile_enabled(): on rank 0 "
                        "only: the schedule's values are not known here")
     # a relative directory is the launch's; the tracker on disk is named, not read (the iteration is the checkpoint's)
     (project / "ckpt").mkdir()
@@ -208,7 +208,7 @@ def test_a_start_step_the_run_has_passed_fails_before_the_profiler_is_made(capsy
     args = [("0" if a == "5" else a) for a in PROFILE]
     out = _emulate(capsys, project, args)
     assert out[-1] == (
-        "usable data: no (run.sh:2: fails: core/training.py, which pretrain.py imports: line 36, when "
+        "usable data: no (run.sh:2: fails: core/training.py, which pretrain.py imports: line 36 of training.py, when "
         "is_profile_enabled(): on rank 0 only: line 32 raises AssertionError before the profiler is made "
         "(`args.profile_step_start == args.iteration + 1` is false; `args.profile_step_start > args.iteration + 1` is "
         "false in this launch))")
@@ -271,7 +271,7 @@ def test_a_local_the_function_changes_is_not_decided(capsys, project):
 ''')
     (project / "core" / "training.py").write_text(text)
     out = _emulate(capsys, project, PROFILE)
-    assert out[-1].startswith("usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 40, "
+    assert out[-1].startswith("usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 40 of training.py, "
                               "when is_profile_enabled(): on rank 0 only: the schedule records from step 4")
 
 
@@ -286,7 +286,7 @@ def test_a_list_option_given_twice_or_with_an_equals_sign(capsys, project):
 def test_without_profile_the_megatron_switch_is_not_guessed(capsys, project):
     # --profile is Megatron-LM's: not passed, whether it is on is not known (never "off")
     out = _emulate(capsys, project, PROFILE[1:])
-    assert out[-1].startswith("usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 36, "
+    assert out[-1].startswith("usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 36 of training.py, "
                               "when is_profile_enabled(): the schedule records from step 4")
 
 
@@ -346,7 +346,7 @@ def test_the_projects_own_accessor_and_defaults(capsys, own_accessor):
     # the project's default of --profile is False: nothing is profiled, on any rank
     out = _emulate(capsys, own_accessor, PROFILE[1:])
     assert out[1] == "  `is_profile_enabled()` is false in this launch"
-    assert out[-1] == ("usable data: no (core/training.py, which pretrain.py imports: line 36: not run in this "
+    assert out[-1] == ("usable data: no (core/training.py, which pretrain.py imports: line 36 of training.py: not run in this "
                        "launch: `is_profile_enabled()` is false in this launch)")
 
 
@@ -420,7 +420,7 @@ def test_the_pytorch_backend_is_replayed(capsys, two_backends):
     (two_backends / "core" / "framework.py").write_text(AI_FRAMEWORK.replace(
         'default="pytorch"', 'default=BACKEND)\n        group.add_argument("--profile", action="store_true"'))
     assert _emulate(capsys, two_backends, PROFILE[1:])[-1] == (
-        "usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 37: not run in this launch: "
+        "usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 37 of training.py: not run in this launch: "
         "`is_profile_enabled()` is false in this launch; but --ai-framework is not passed and its default is not read "
         "here; --ai-framework mindspore runs training over MindSpeed-Core-MS's MindSpore adapter of the torch and "
         "torch_npu APIs (msadapter), whose code is not held here)")
@@ -471,8 +471,8 @@ def test_a_pinned_release_gives_the_default_of_profile(capsys, project):
     out = [line for line in _emulate(capsys, project, []) if " profile: " not in line]
     off = f"`is_profile_enabled()` is false in this launch (--profile is not passed: False by default in {PINNED})"
     assert out == ["  started 8 times (one per rank, by torchrun)", f"  {off}",
-                   f"core/training.py, which pretrain.py imports: line 36: not run in this launch: {off}",
-                   f"usable data: no (core/training.py, which pretrain.py imports: line 36: not run in this launch: "
+                   f"core/training.py, which pretrain.py imports: line 36 of training.py: not run in this launch: {off}",
+                   f"usable data: no (core/training.py, which pretrain.py imports: line 36 of training.py: not run in this launch: "
                    f"{off})"]
     # a default the data does not hold for the releases pinned is still not known, and says which releases decide it
     assert "  training.py:36 profile: schedule's active is not known: --profile-step-end is not passed, and its " \
@@ -502,9 +502,9 @@ def test_without_a_recorded_release_profile_stays_unknown(capsys, project, links
                    f"({why})",
                    f"  `is_profile_enabled()` is not decided in this launch: --profile-ranks is not passed, and "
                    f"{unknown} ({why})",
-                   "core/training.py, which pretrain.py imports: line 36, when is_profile_enabled(): the schedule's "
+                   "core/training.py, which pretrain.py imports: line 36 of training.py, when is_profile_enabled(): the schedule's "
                    "values are not known here",
-                   "usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 36, when "
+                   "usable data: unknown (run.sh:2: core/training.py, which pretrain.py imports: line 36 of training.py, when "
                    "is_profile_enabled(): the schedule's values are not known here)"]
 
 

@@ -155,3 +155,132 @@ def test_a_default_set_by_set_defaults_is_not_the_option_s(capsys, tmp_path, def
     other = TRAIN.replace("    args = parser.parse_args()\n", "    parser.set_defaults(func=print)\n"
                                                               "    args = parser.parse_args()\n")
     assert _answer(capsys, tmp_path, other)[-1].startswith("usable data: no (line 9 of train.py")
+
+
+def _python(text, words):
+    """What python's own argparse does with the words, the script's parser made as it makes it: the namespace, or
+    ("exits", status, the last line of its message), or ("raises", the exception's class name)."""
+    import contextlib
+    import io
+    made = {}
+    head = text.split("    args = parser.parse")[0].split('if __name__ == "__main__":\n')[1]
+    exec("import argparse\n" + head.replace("\n    ", "\n").strip(), {}, made)
+    made["parser"].prog = "train.py"          # (as `python3 train.py` names it)
+    err = io.StringIO()
+    method = "parse_known_args" if "parse_known_args" in text else "parse_args"
+    try:
+        with contextlib.redirect_stderr(err):
+            out = getattr(made["parser"], method)(words)
+        return out[0] if method == "parse_known_args" else out
+    except SystemExit as e:
+        return ("exits", e.code, err.getvalue().strip().splitlines()[-1])
+    except argparse.ArgumentError:
+        return ("raises", "ArgumentError")
+
+
+def _stops(word, note=""):
+    why = (f"line 9: not run in this launch: argparse stops the script in parse_args: {word} from run.sh:1 is no "
+           f"option train.py defines{note}, so argparse exits with status 2 (\"error: unrecognized arguments\", naming "
+           f"{word})")
+    return [f"train.py: torch_npu's profiler is off: {why}",
+            f"usable data: no ({why.replace('line 9', 'line 9 of train.py')})"]
+
+
+DEFAULT = ("usable data: no (line 9 of train.py: not run in this launch: `args.prof` is false in this launch (the "
+           "default of --prof, which the launcher does not pass; --prof would switch it on))")
+
+
+def test_an_option_the_script_does_not_define_stops_it_in_parse_args(capsys, tmp_path):
+    # python exits with status 2 ("unrecognized arguments"): the answer said "no" for the flag's default
+    for word in ("--xyz", "--xyz=1", "-prof"):           # (a single dash is no abbreviation of --prof)
+        assert _python(TRAIN, [word]) == ("exits", 2, f"train.py: error: unrecognized arguments: {word}")
+        assert _answer(capsys, tmp_path, TRAIN, word) == _stops(word)
+    # the flags it reads first are still read: the stop is said for --prof too (it was "yes")
+    assert _python(TRAIN, ["--prof", "--xyz"])[:2] == ("exits", 2)
+    assert _answer(capsys, tmp_path, TRAIN, "--prof", "--xyz") == _stops("--xyz")
+    # parse_known_args leaves the word aside: the default holds
+    known = TRAIN.replace("parser.parse_args()", "parser.parse_known_args()[0]")
+    assert _python(known, ["--xyz"]).prof is False
+    assert _answer(capsys, tmp_path, known, "--xyz")[-1] == DEFAULT
+
+
+def test_an_option_the_script_does_not_define_is_not_said_to_stop_it_where_more_may_read_it(capsys, tmp_path):
+    # a try that may catch SystemExit, a parser handed to another module's function: not said
+    caught = TRAIN.replace("    args = parser.parse_args()\n",
+                           "    try:\n        args = parser.parse_args()\n    except SystemExit:\n        raise\n")
+    assert _answer(capsys, tmp_path, caught, "--xyz")[-1] == DEFAULT
+    handed = TRAIN.replace("    args = parser.parse_args()\n",
+                           "    ds.add_config_arguments(parser)\n    args = parser.parse_args()\n")
+    assert _answer(capsys, tmp_path, handed, "--xyz")[-1] == DEFAULT
+    # a parser of another class (HfArgumentParser adds options), one made elsewhere, an option taking any word after
+    # it (REMAINDER: `--xyz` is its value): not said either
+    for old, new in (("argparse.ArgumentParser()", "HfArgumentParser()"),
+                     ("parser = argparse.ArgumentParser()", "parser = make_parser()")):
+        assert _answer(capsys, tmp_path, TRAIN.replace(old, new), "--xyz")[-1] == DEFAULT, new
+    rest = TRAIN.replace('"--output", default="./prof"', '"--rest", nargs=argparse.REMAINDER')
+    assert _python(rest, ["--rest", "--xyz"]).rest == ["--xyz"]
+    assert _answer(capsys, tmp_path, rest, "--rest", "--xyz")[-1] == DEFAULT
+
+
+def test_allow_abbrev_false_takes_no_abbreviation(capsys, tmp_path):
+    # python exits with status 2 on `--pro`; the answer was "collects (when args.prof)"
+    text = TRAIN.replace("ArgumentParser()", "ArgumentParser(allow_abbrev=False)")
+    assert _python(text, ["--pro"]) == ("exits", 2, "train.py: error: unrecognized arguments: --pro")
+    note = " (its parser takes no abbreviation: allow_abbrev=False)"
+    assert _answer(capsys, tmp_path, text, "--pro") == _stops("--pro", note)
+    # exit_on_error=False: python 3.9 to 3.12 exit all the same (3.12.1 run), 3.13 raises ArgumentError
+    text = TRAIN.replace("ArgumentParser()", "ArgumentParser(allow_abbrev=False, exit_on_error=False)")
+    assert _python(text, ["--pro"]) in (("exits", 2, "train.py: error: unrecognized arguments: --pro"),
+                                        ("raises", "ArgumentError"))
+    then = ("; python 3.13 raises argparse.ArgumentError there instead (exit_on_error=False, line 19), which stops "
+            "it too")
+    off, usable = _stops("--pro", note)
+    assert _answer(capsys, tmp_path, text, "--pro") == [
+        off + then, usable[:-1] + then.replace("line 19", "line 19 of train.py") + ")"]
+    # with parse_known_args the word is left aside: the default holds (it was "collects")
+    known = text.replace("parser.parse_args()", "parser.parse_known_args()[0]")
+    assert _python(known, ["--pro"]).prof is False
+    assert _answer(capsys, tmp_path, known, "--pro")[-1] == DEFAULT
+
+
+def test_a_single_dash_word_is_matched_to_the_options_it_begins(capsys, tmp_path):
+    # `-pro` sets -prof, with allow_abbrev=False too (python 3.9 to 3.13): the answer was "no" (its default)
+    for parser in ("ArgumentParser()", "ArgumentParser(allow_abbrev=False)"):
+        text = TRAIN.replace('"--prof"', '"-prof"').replace("ArgumentParser()", parser)
+        assert _python(text, ["-pro"]).prof is True
+        assert _answer(capsys, tmp_path, text, "-pro") == COND
+    # `--prof` is no option of a parser that defines `-prof`: python exits with status 2
+    text = TRAIN.replace('"--prof"', '"-prof"')
+    assert _python(text, ["--prof"]) == ("exits", 2, "train.py: error: unrecognized arguments: --prof")
+    assert _answer(capsys, tmp_path, text, "--prof")[-1] == _stops("--prof")[1]
+    # `-prof` is `-p` with `rof` attached where the parser defines -p: it may set it (not --prof)
+    text = TRAIN.replace('parser.add_argument("--output"', 'parser.add_argument("-p", "--output"')
+    assert _python(text, ["-prof"]).output == "rof"
+    assert _answer(capsys, tmp_path, text, "-prof")[-1] == DEFAULT
+
+
+@pytest.mark.parametrize("options, abbrev", [
+    (("--prof", "--output"), True), (("--prof", "--output"), False), (("-prof", "--output"), False),
+    (("-prof", "-profile"), True), (("-p", "--prof"), True), (("--prof", "--profile"), True),
+])
+def test_the_words_argparse_may_read_as_an_option_are_python_s(options, abbrev):
+    # values/argv_words: read_as names the options python 3.11 may set for a word the parser does not define
+    # exactly, and unrecognized says the others stop parse_args (unrecognized arguments)
+    from flake8_npuprof.values.argv_words import read_as, unrecognized
+    from flake8_npuprof.values.flag_def import FlagDef
+    table = {o: FlagDef(o.lstrip("-"), o, "argparse", None, None, True, ast.Call(), None) for o in options}
+    for word in ("--pro", "--prof=1", "--pr", "-pro", "-prof", "-profi", "-p", "-pro=1", "--xyz", "-x", "--o"):
+        if word.partition("=")[0] in table:
+            continue                    # (bound as the option itself: checks/launch_setup.bind)
+        parser = argparse.ArgumentParser(allow_abbrev=abbrev)
+        for o in options:
+            parser.add_argument(o)
+        said = read_as(word, table, lambda flag: abbrev)
+        try:
+            ns, rest = parser.parse_known_args([word, "v"] if "=" not in word else [word])
+        except SystemExit:              # ambiguous, or a value missing: more than one option matched, or one did
+            assert said, word
+            continue
+        set_ = {o for o in options if getattr(ns, o.lstrip("-")) is not None}
+        assert {f.option for f in said} == set_, word
+        assert said or unrecognized(word) == (word in rest), word

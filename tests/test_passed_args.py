@@ -354,7 +354,7 @@ def session_config(args):
     return config
 """
 OPEN = ("utils.py:10 NpuOptimizer: MAY COLLECT task_trace into /tmp/prof (when args.profiling) — unknown: run.sh:1: "
-        "utils.py, which main.py imports: line 10 NpuOptimizer collects when `args.profiling` (MAY COLLECT task_trace "
+        "utils.py, which main.py imports: line 10 of utils.py NpuOptimizer collects when `args.profiling` (MAY COLLECT task_trace "
         "into /tmp/prof); whether that holds in this launch is not known here")
 
 

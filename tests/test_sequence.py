@@ -712,7 +712,7 @@ def test_a_setup_in_an_imported_module_is_emulated_with_the_launch_s_flags(tmp_p
                         "preflight: ok (/tmp/prof can be created)"]
     assert out[6] == "usable data: yes; afterwards run: msprof --export=on --output=/tmp/prof/PROF_*"
     report = _emulate(path, launcher_args=[])       # no argument: the flag keeps its default
-    why = ("npu_session.py, which train.py imports: line 13: not run in this launch: `FLAGS.profiling` is false in "
+    why = ("npu_session.py, which train.py imports: line 13 of npu_session.py: not run in this launch: `FLAGS.profiling` is false in "
            "this launch (the default of --profiling, which the launcher does not pass): the adapter forwards "
            "profiling off, so GE falls back to PROFILING_MODE/PROFILING_OPTIONS (profiling_mode=False does not switch "
            "off profiling enabled there)")
@@ -740,7 +740,7 @@ def test_an_imported_setup_the_launch_does_not_decide_is_unknown_and_says_why(tm
     (tmp_path / "train.py").write_text(script.replace("open_session(args)", "open_session(load())"))
     report = _emulate(path)
     assert report["usable"] is None and report["answer"]["why"] == (
-        "run.sh:2: npu_session.py, which train.py imports: line 10 NpuOptimizer collects when `args.profiling == "
+        "run.sh:2: npu_session.py, which train.py imports: line 10 of npu_session.py NpuOptimizer collects when `args.profiling == "
         "'True'` (task_trace into /tmp/prof); whether that holds in this launch is not known here: line 9 of train.py "
         "calls open_session() with a args that is not parse_args()'s result")
     # the launch's flag decides the script's own `if` on the way (`args.profiling != 'skip'`: no condition left);
@@ -752,7 +752,7 @@ def test_an_imported_setup_the_launch_does_not_decide_is_unknown_and_says_why(tm
     (tmp_path / "npu_session.py").write_text(module.replace("def open_session(args):", helper))
     report = _emulate(path)
     assert report["usable"] is None and report["answer"]["why"] == (
-        "run.sh:2: npu_session.py, which train.py imports: line 18 NpuOptimizer: train.py does not name unused of "
+        "run.sh:2: npu_session.py, which train.py imports: line 18 of npu_session.py NpuOptimizer: train.py does not name unused of "
         "npu_session.py itself (other code may call it), so whether this code runs is not known here (if it runs: "
         "collects when `args.profiling == 'True'`: task_trace into /tmp/prof)")
 
@@ -776,7 +776,7 @@ def test_a_config_a_module_stores_and_no_code_of_the_job_reads_is_never_handed_t
                     **{"train.py": SESSION_SCRIPT, "create_session.py": SESSION_MODULE})
     report = _emulate(path)
     assert report["usable"] is False and report["answer"]["why"] == (
-        "create_session.py, which train.py imports: line 9: stored as `self.profiling_config`, which no code of the job "
+        "create_session.py, which train.py imports: line 9 of create_session.py: stored as `self.profiling_config`, which no code of the job "
         "reads again (train.py and the 1 project module it imports): nothing hands it to GE")
     # read again anywhere in the job (or read by a computed name): not known, as before
     for read in ("profiling_config=session.profiling_config", "**vars(session)"):
@@ -812,7 +812,7 @@ def test_a_setup_function_the_module_calls_at_its_own_top_level_runs_on_import(t
     assert report["usable"] is True and [r.setup.line for r in report["results"]] == [12]
     report = _emulate(path, launcher_args=["--profiling=False"])
     assert report["usable"] is False and report["answer"]["why"].startswith(
-        "config.py, which main.py imports: line 12: not run in this launch: `args.profiling` is false in this launch "
+        "config.py, which main.py imports: line 12 of config.py: not run in this launch: `args.profiling` is false in this launch "
         "(--profiling=False from run.sh:2)")
     # under `if`, or in a module reading absl's FLAGS (unparsed on import): as before, not known
     for text in (module.replace("\nnpu_config()\n", "\nif args:\n    npu_config()\n"),
@@ -867,7 +867,7 @@ def test_a_module_s_own_import_is_found_on_the_launch_s_sys_path_first(tmp_path)
     report = _emulate(path, launcher_args=["--profiling=True"])
     # found, and said as not followed through another module (it said "no profiling": models/npu_session.py)
     assert report["usable"] is None and report["answer"]["why"] == (
-        "run.sh:2: npu_session.py, which train.py imports: line 13 NpuOptimizer: train.py does not name "
+        "run.sh:2: npu_session.py, which train.py imports: line 13 of npu_session.py NpuOptimizer: train.py does not name "
         "open_session of npu_session.py itself (other code may call it), so whether this code runs is not known "
         "here (if it runs: collects: task_trace into /tmp/prof)")
 
@@ -877,7 +877,7 @@ def test_a_script_emulated_itself_is_followed_into_its_imports_as_its_launch_is(
     data: no", where a launcher's launch of it follows npu_session.py (VGG16's shape in ModelZoo-TensorFlow)."""
     path = _project(tmp_path, '#!/bin/bash\npython3 train.py "$@"\n',
                     **{"train.py": ABSL_SCRIPT, "npu_session.py": ABSL_MODULE})
-    why = ("npu_session.py, which train.py imports: line 13 NpuOptimizer collects when `FLAGS.profiling` (task_trace "
+    why = ("npu_session.py, which train.py imports: line 13 of npu_session.py NpuOptimizer collects when `FLAGS.profiling` (task_trace "
            "into /tmp/prof); whether that holds in this launch is not known here")
     assert main(["emulate", "--cann", "8.0", "--soc", "910B", str(tmp_path / "train.py")]) == 1
     assert capsys.readouterr().out.splitlines()[1:4] == [

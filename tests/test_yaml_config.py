@@ -208,3 +208,17 @@ def test_the_keys_and_their_lines():
     assert {k: (v.value, v.line, v.choices) for k, v in keys.items()} == {
         "lr": (0.1, 2, None), "name": ("yolo", 3, ["yolo", "v3"]), "need_profiler": (0, 4, None),
         "run_profiler": (False, 5, None), "prof_dir": ("./prof", 6, None)}
+
+
+def test_an_option_the_config_parser_does_not_make_stops_the_script(capsys, tmp_path):
+    # python 3.11 ran the module: `-x` and `--xyz=1` are unrecognized arguments of its parse_args (status 2) when
+    # train.py imports it; the answer was "no" for the YAML's value with `-x` (a single dash was not looked at)
+    for k, flags in enumerate(("-x", "--xyz=1")):
+        (tmp_path / str(k)).mkdir()
+        stop = (f"line 8: not run in this launch: argparse stops the script in parse_args: {flags} from run.sh:1 is no "
+                "option model_utils/config.py makes (the keys of default_config.yaml and --config_path), so "
+                "argparse exits with status 2 (\"error: unrecognized arguments\", naming "
+                f"{flags}) when train.py imports it")
+        assert _answer(capsys, tmp_path / str(k), flags=flags) == [
+            f"train.py: MindSpore's profiler is off: {stop}",
+            f"usable data: no ({stop.replace('line 8', 'line 8 of train.py')})"]

@@ -51,8 +51,11 @@ def flag_table(ctx) -> Dict[str, FlagDef]:
     return table
 
 
-def bind(launch: Launch, table: Dict[str, FlagDef], root: str) -> Tuple[Dict[str, Given], List[Word]]:
-    """The launch's words bound to the script's flags: ({dest: Given}, words of options it does not define)."""
+def bind(launch: Launch, table: Dict[str, FlagDef], root: str,
+         abbreviates=lambda flag: True) -> Tuple[Dict[str, Given], List[Word]]:
+    """The launch's words bound to the script's flags: ({dest: Given}, words of options it does not define);
+    abbreviates(flag): whether the flag's parser takes a `--` word's abbreviation (values/argv_words.py)."""
+    from ..values.argv_words import read_as
     given = Passed()
     given.by = passer(launch.command)
     unknown: List[Word] = []
@@ -76,10 +79,10 @@ def bind(launch: Launch, table: Dict[str, FlagDef], root: str) -> Tuple[Dict[str
         flag = table.get(option)
         if flag is None:
             unknown.append(w)
-            # python 3.11 argparse (allow_abbrev, the default) reads `--pro` as the one option it begins, and
-            # stops the script when it begins several: which, with the parser's other options, is not settled here
-            for f in {id(f): f for o, f in table.items() if f.kind == "argparse" and len(option) > 2 and
-                      option.startswith("--") and o.startswith(option)}.values():
+            # python 3.11 argparse reads `--pro` as the one option it begins (allow_abbrev, the default), `-pro` as
+            # the one the whole word begins or `-p` with `ro` its value, and stops the script when several match:
+            # which, with the parser's other options, is not settled here (values/argv_words.py)
+            for f in read_as(text, table, abbreviates):
                 given.abbreviated.setdefault(f.dest, Given(option, value if eq else None, w, w if eq else None,
                                                            where))
             continue
@@ -173,15 +176,20 @@ def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
     except (ReadError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     ctx = Context(SourceText(source.text), tree, launch.script, Settings(target=target, cwd=launch.command.cwd[0]))
-    given, unknown = bind(launch, flag_table(ctx), root)
+    table = flag_table(ctx)
+    abbreviates = _abbreviates(ctx)
+    given, unknown = bind(launch, table, root, abbreviates)
     cmd = launch.command            # (values/yaml_config.py reads these: a relative --config_path, unbound words)
     given.cwd = cmd.cwd[0] if len(cmd.cwd) == 1 and cmd.settled else None   # type: ignore[attr-defined]
     given.unbound = tuple(w.text for w in unknown)     # type: ignore[attr-defined]
     if "config_path" in given:          # a YAML of mindspore-ai/models' config.py other than its default: its keys
         ctx.resolver.given = given
-        again, unknown = bind(launch, flag_table(ctx), root)
+        table = flag_table(ctx)
+        again, unknown = bind(launch, table, root, abbreviates)
         again.cwd, again.unbound = given.cwd, tuple(w.text for w in unknown)    # type: ignore[attr-defined]
         given = again
+    _stop_on_unrecognized(ctx, table, given, unknown, abbreviates,
+                          f"{rel_path(launch.command.path, root)}:{launch.command.line}")
     ctx.resolver.given = given
     inventory = Inventory(ctx)
     setups, decided, traps = [], [], []
@@ -192,6 +200,42 @@ def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
         traps.extend(trap)
     setups = [_replaced(ctx, s, setups) for s in setups]
     return LaunchSetup(launch, ctx, given, unknown, setups, inventory.inits, inventory.order, decided, traps)
+
+
+def _abbreviates(ctx):
+    """Whether a flag's parser takes a `--` word's abbreviation: not the script's own flags where each parser it makes
+    says allow_abbrev=False."""
+    from ..values.argv_words import no_abbreviation
+    if "allow_abbrev" not in ctx.src.text or not no_abbreviation(ctx.tree):
+        return lambda flag: True
+    own = {id(f.call) for f in ctx.resolver.flags}
+    return lambda flag: id(flag.call) not in own
+
+
+def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str) -> None:
+    """Where the launch passes an option word that the script's parser does not read and parse_args surely meets it
+    (values/argv_words.py): why the script stops there, kept on given for each read of its own flags (given_values)."""
+    import ast
+    import os
+    from ..values.argv_words import flag_key, read_as, sure_to_stop, unrecognized
+    words = [w for w in unknown if HOLE not in w.text.partition("=")[0] and unrecognized(w.text) and
+             not read_as(w.text, table, abbreviates)]
+    exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags) if words else None
+    if exit_on_error is None:
+        return
+    w = words[0]
+    option = w.text.partition("=")[0]
+    shown = w.text if HOLE not in w.text else f"{option}=..."
+    script = os.path.basename(ctx.filename)
+    note = " (its parser takes no abbreviation: allow_abbrev=False)" if option.startswith("--") and any(
+        o.startswith(option) for o in table) else ""
+    # python 3.9 to 3.12.1 exit all the same with exit_on_error=False; 3.13.0 raises ArgumentError (both run)
+    off = exit_on_error.arg and not (isinstance(exit_on_error.value, ast.Constant) and exit_on_error.value.value is True)
+    then = f"; python 3.13 raises argparse.ArgumentError there instead ({ast.unparse(exit_on_error)}, line " \
+        f"{exit_on_error.value.lineno}), which stops it too" if off else ""
+    given.stop = (f"argparse stops the script in parse_args: {shown} from {where} is no option {script} defines"
+                  f"{note}, so argparse exits with status 2 (\"error: unrecognized arguments\", naming {shown}){then}")
+    given.stop_calls = frozenset(flag_key(f) for f in ctx.resolver.flags)
 
 
 def _replaced(ctx, setup, setups):

@@ -22,6 +22,7 @@ from ..values.global_args import AccessorLookup, Namespace, framework_flag, list
 from ..values.launch_args import OPEN
 from ..source.text import HOLE
 from ..values.project import Module, for_file, load
+from .message import opening_in_file
 from ..values.resolve import FlagDef
 from .pinned import pin
 
@@ -65,6 +66,8 @@ def follow(w, launch, ls, target, environ):
         decided = [f"{adapted[0]}: these lines are torch_npu's (--ai-framework pytorch)"] + list(decided)
         if verdict != "unknown":
             verdict, why, profiles = "unknown", f"{why}; but {adapted[0]}", None
+    # (the replay's lines are the module's: the one it opens with is named so, after the script's name)
+    why = opening_in_file(why, os.path.basename(module.path))
     return Followed(verdict, f"{where}, which {script} imports: {why}", profiles, None, tuple(decided))
 
 

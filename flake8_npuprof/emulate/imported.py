@@ -122,14 +122,21 @@ def follow(w, launch, ls, target, base, environ, judge) -> Optional[Followed]:
     where = lambda m: os.path.relpath(m.path, os.path.dirname(launch.script)).replace(os.sep, "/")  # noqa: E731
     live = [(m, a) for m, a in answers if a.verdict != "no profiling"]
     if not live:
-        return Followed("no profiling", "; ".join(f"{where(m)}, which {script} imports: {a.why}" for m, a in answers),
+        return Followed("no profiling", "; ".join(f"{where(m)}, which {script} imports: {_own(a.why, m)}"
+                                                  for m, a in answers),
                         False, answers[0][1].report if len(answers) == 1 else None,
                         tuple(d for _, a in answers for d in a.decided))
     if len(live) > 1:
         return Followed("unknown", f"{script} imports {len(live)} modules with profiling setups ("
                         f"{', '.join(where(m) for m, _ in live)}): which of them runs is not settled here", None)
     m, a = live[0]
-    return a._replace(why=f"{where(m)}, which {script} imports: {a.why}")
+    return a._replace(why=f"{where(m)}, which {script} imports: {_own(a.why, m)}")
+
+
+def _own(why: str, module: Module) -> str:
+    """A module's answer after the script's name: the line it opens with named as the module's (message.py)."""
+    from .message import opening_in_file
+    return opening_in_file(why, os.path.basename(module.path))
 
 
 def _module(w, launch, ls, module: Module, lookup, target, base, environ, judge) -> Optional[Followed]:

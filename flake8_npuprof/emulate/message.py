@@ -30,3 +30,11 @@ def in_file(text: str, name: str) -> str:
     train.py": for an answer whose subject is another file (a launcher's, the module's that imports it). Lines
     already said with their file ("engine.py:152", "line 985 of nmt.py") are left as they are."""
     return _LINES.sub(lambda m: f"{m.group(0)} of {name}", text) if name else text
+
+
+def opening_in_file(text: str, name: str) -> str:
+    """in_file for the line a module's sentence opens with ("line 9: stored as ...", "line 10 NpuOptimizer collects"),
+    the module's own, after "config.py, which train.py imports: "; the lines further on may be the launched script's,
+    and the code that reads those names their file."""
+    m = _LINES.match(text)
+    return f"{m.group(0)} of {name}{text[m.end():]}" if m and name else text

@@ -42,6 +42,8 @@ class Passed(dict):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.abbreviated: Dict[str, Given] = {}     # dest -> a word that may be argparse's abbreviation of its option
+        self.stop = ""                  # why parse_args stops the script on a word it does not read (argv_words.py)
+        self.stop_calls: frozenset = frozenset()    # argv_words.flag_key of the flags that stop holds for
 BOOL_TRUE = ("true", "t", "1")
 BOOL_FALSE = ("false", "f", "0")
 ARGPARSE_ERRORS = ("ArgumentTypeError", "TypeError", "ValueError")     # what a type function raises that argparse
@@ -84,7 +86,19 @@ def given_values(flag, given: Dict[str, Given], type_function=None, defined_at: 
     """What the script reads for a flag the launch passes (resolver values); None: not passed. type_function: the
     project's own function a `type=name` names (an ast.FunctionDef), where it is found, else None; defined_at: where
     the flag is defined (train.py:6), for messages; caught: the line of a `try` (or exit_on_error) that may catch
-    what parse_args raises, 0 where none does."""
+    what parse_args raises, 0 where none does. A flag of a parser that stops the script on a word it does not read
+    (Passed.stop) is never read: argparse converts the words it reads first, so their own stop is kept."""
+    from .argv_words import flag_key
+    from .ops import U
+    found = _given_values(flag, given, type_function, defined_at, caught)
+    stop = getattr(given, "stop", "")
+    stopped = stop and flag_key(flag) in getattr(given, "stop_calls", ())
+    if stopped and not any(isinstance(v, U) and v.stops for v in found or ()):
+        return [U(f"argparse stops the script before {flag.option} is read", flag.py_type, stops=stop)]
+    return found
+
+
+def _given_values(flag, given: Dict[str, Given], type_function, defined_at: str, caught: int) -> Optional[list]:
     from .ops import C, S, U
     g = given.get(flag.dest)
     short = getattr(given, "abbreviated", {}).get(flag.dest) if g is None else None

@@ -482,14 +482,16 @@ class Resolver:
                 if isinstance(node, ast.keyword) and node.arg == "exit_on_error":
                     self._caught = getattr(node, "lineno", 0) or 1
                     break
-                if isinstance(node, ast.Try) and any(_may_catch(h) for h in node.handlers) and any(
-                        isinstance(c, ast.Call) and (isinstance(c.func, ast.Attribute) and c.func.attr in
-                                                     ("parse_args", "parse_known_args") or
-                                                     isinstance(c.func, ast.Name) and c.func.id in own)
-                        for b in node.body for c in ast.walk(b)):
-                    self._caught = node.lineno
+                if _catches_parse(node, own):
+                    self._caught = getattr(node, "lineno", 0)
                     break
         return self._caught
+
+    def parse_try(self) -> int:
+        """The line of the first `try` whose body calls parse_args (or a function of this file, which may) with a
+        handler that may catch what it raises; 0 where there is none (an exit_on_error= is not counted)."""
+        own = {n.name for n in ast.walk(self.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        return next((getattr(n, "lineno", 0) for n in ast.walk(self.tree) if _catches_parse(n, own)), 0)
 
     def _type_function(self, flag: FlagDef) -> Optional[ast.FunctionDef]:
         """The function a flag's `type=name` names where it is the project's own: defined in this file, or imported
@@ -853,6 +855,16 @@ def _calls_function(call: Optional[str], func: str, method: bool) -> bool:
 
 # what an `except` names that never catches what parse_args raises (SystemExit, or the type function's exception)
 _NOT_CAUGHT = ("KeyboardInterrupt", "ImportError", "ModuleNotFoundError", "FileNotFoundError")
+
+
+def _catches_parse(node, own) -> bool:
+    """Whether node is a `try` whose body calls parse_args, parse_known_args or one of the file's own functions (own)
+    with a handler that may catch what it raises."""
+    return isinstance(node, ast.Try) and any(_may_catch(h) for h in node.handlers) and any(
+        isinstance(c, ast.Call) and (isinstance(c.func, ast.Attribute) and c.func.attr in
+                                     ("parse_args", "parse_known_args") or
+                                     isinstance(c.func, ast.Name) and c.func.id in own)
+        for b in node.body for c in ast.walk(b))
 
 
 def _may_catch(handler: ast.ExceptHandler) -> bool:

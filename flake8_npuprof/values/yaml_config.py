@@ -240,6 +240,25 @@ def yaml_flags(module, given) -> List[Tuple[str, FlagDef]]:
     return flag_defs(module, shape, loaded) if loaded is not None and shape is not None else []
 
 
+def _unrecognized(lookup, module, loaded: Loaded, words, given) -> str:
+    """Why the module's parse_args stops the script on a word of the launch that none of its options reads (nor as
+    an abbreviation: values/argv_words.py), when the script imports it; "" where there is none."""
+    from .argv_words import matches, unrecognized
+    from ..source.text import HOLE
+    options = ["--" + k for k in loaded.keys] + ["--config_path"]
+    word = next((w for w in words if HOLE not in w.partition("=")[0] and unrecognized(w) and not matches(w, options)),
+                None)
+    if word is None:
+        return ""
+    here = os.path.dirname(lookup.filename)
+    passed = next((g.where for g in given.values() if getattr(g, "where", "")), "the launch")
+    shown = word if HOLE not in word else word.partition("=")[0] + "=..."
+    return (f"argparse stops the script in parse_args: {shown} from {passed} is no option "
+            f"{rel_path(module.path, here)} makes (the keys of {rel_path(loaded.path, here)} and --config_path), so "
+            f"argparse exits with status 2 (\"error: unrecognized arguments\", naming {shown}) when "
+            f"{os.path.basename(lookup.filename)} imports it")
+
+
 def where(flag) -> str:
     """`default_config.yaml:58` for a flag flag_defs made, else ""."""
     kw = next((k for k in getattr(flag.call, "keywords", ()) if k.arg == "yaml"), None)
@@ -264,7 +283,11 @@ def value_in(lookup, module, name: str, key: str, anchor, switch: bool) -> Optio
     flag = dict(flag_defs(module, shape, loaded))["--" + key]
     option = "--" + key
     if given is not None:
-        unbound = [w for w in getattr(given, "unbound", ()) if w.startswith("--")]
+        unbound = [w for w in getattr(given, "unbound", ()) if w.startswith("-") and len(w) > 1]
+        stop = _unrecognized(lookup, module, loaded, unbound, given)
+        if stop:
+            return [U("argparse stops the script before it is read", type(k.value), stops=stop)]
+        unbound = [w for w in unbound if w.startswith("--")]
         if unbound:
             return [U(f"{unbound[0].split('=')[0]} from {getattr(given, 'where', 'the launch')} is no flag "
                       f"{rel_path(loaded.path, os.path.dirname(lookup.filename))} makes: argparse stops on it unless it is "
