@@ -1855,7 +1855,7 @@ def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing"):
                 if depth[p] + 1 > MAX_SOURCED or c not in texts and len(texts) >= MAX_FILES:
                     return "files run or sourced too deep or too many", edges
                 if c not in texts:
-                    t = _text(c, read[c]) if c in read else _read(c)
+                    t = _read(c, read.get(c))
                     if t is None:
                         return f"{os.path.relpath(c, os.path.dirname(launcher))} cannot be read whole", edges
                     if t.why:
@@ -1878,12 +1878,12 @@ def _unfollowed_of(files, suffix: str, texts: Dict[str, _Text], read: Dict[str, 
         if suffix and not c.endswith(suffix) or c in texts:
             continue
         observed.reading(c)
-        try:
+        try:                            # (as _read: what it cannot read or make a _Text of, it says so)
             text = decode_shell(read_bytes(c, MAX_LAUNCHER))
+            kept = _texts.get(c)
+            why = kept[1].why if kept is not None and kept[0] == text else _unfollowed(_uncommented(text))
         except (OSError, ReadError, ValueError):
             return f"{os.path.relpath(c, os.path.dirname(launcher))} cannot be read whole"
-        kept = _texts.get(c)
-        why = kept[1].why if kept is not None and kept[0] == text else _unfollowed(_uncommented(text))
         if why:
             return f"{why} in {os.path.relpath(c, os.path.dirname(launcher))}"
         read[c] = text
@@ -2199,10 +2199,12 @@ def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: i
     return need(launcher)           # (_commands made sure no file is on its own chain)
 
 
-def _read(path: str) -> Optional[_Text]:
-    observed.reading(path)              # a cached check depends on it as on a file the walk reads
+def _read(path: str, text: Optional[str] = None) -> Optional[_Text]:
+    """(text: what _unfollowed_of read of it already)"""
+    if text is None:
+        observed.reading(path)          # a cached check depends on it as on a file the walk reads
     try:
-        return _text(path, decode_shell(read_bytes(path, MAX_LAUNCHER)))
+        return _text(path, decode_shell(read_bytes(path, MAX_LAUNCHER)) if text is None else text)
     except (OSError, ReadError, ValueError):
         return None
 
