@@ -999,6 +999,26 @@ def test_several_files_of_a_name_are_asked_for_their_text_alone_before_any_is_re
     assert sorted(p for p in made if p.endswith("run_8p.sh")) == [str(zoo / n / "test" / "run_8p.sh") for n in "abc"]
 
 
+def test_a_folder_above_a_region_over_the_bound_is_not_listed(tmp_path, monkeypatch):
+    """A region that holds more entries than a listing may is refused, and so is every folder above it without a
+    look (it holds all that region holds): siammask's make.sh listed TensorFlow/ after ResNext101's benchmark.sh had
+    found TensorFlow/built-in/ over the bound (2.2M)."""
+    from flake8_npuprof.engine import launch_scan
+    monkeypatch.setattr(launch_scan, "MAX_ENTRIES", 5)
+    monkeypatch.setattr(launch_scan, "_refused", set())        # (the folders above tmp_path: not for other tests)
+    region = tmp_path / "zoo" / "a"
+    region.mkdir(parents=True)
+    (tmp_path / "zoo" / "b").mkdir()
+    for i in range(6):
+        (region / f"{i}.sh").write_text("")
+    assert launch_scan._listing(str(tmp_path / "zoo" / "b")) is not None
+    assert launch_scan._listing(str(region)) is None
+    monkeypatch.setattr(launch_scan, "_entries", lambda folder: pytest.fail(f"read {folder}"))
+    assert launch_scan._listing(str(tmp_path / "zoo")) is None
+    assert launch_scan._listing(str(tmp_path)) is None
+    assert launch_scan._listing(str(tmp_path / "zoo" / "b")) is not None     # (kept: not above it)
+
+
 def test_a_launcher_that_names_nothing_to_start_is_not_listed(project, tmp_path, monkeypatch):
     """With no script, module or file to follow named, where its `cd`s go decides nothing: the folders above it
     are not listed (a folder link there would have had it walked)."""

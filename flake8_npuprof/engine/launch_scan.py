@@ -2478,7 +2478,10 @@ def _listing(region: str) -> Optional[_Listing]:
         if entries > MAX_ENTRIES:
             if len(_refused) >= 1024:
                 _refused.clear()
-            _refused.add(region)
+            folder = region             # (and each folder above it, which holds what it holds: not listed either)
+            while folder not in _refused:
+                _refused.add(folder)
+                folder = os.path.dirname(folder)
             return None
         todo += inside
         if files:
