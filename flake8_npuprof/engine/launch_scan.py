@@ -400,8 +400,9 @@ class _Text:
         self._longest: Optional[int] = None
         self._in_body: Dict[int, List[List[int]]] = {-1: [[1, 0]]}     # (-1: none; one command at least, as above)
         self.text = text = _uncommented(text)
-        self.why = _unfollowed(text)
-        if self.why:
+        why = _unfollowed(text)
+        if why:
+            self.why = why
             return
         brace_body = _shell("parse").brace_body
         bodies: List[Tuple[int, int]] = []     # (start, end) of each function body, walked once per call
