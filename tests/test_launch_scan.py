@@ -967,6 +967,58 @@ def test_a_variable_set_only_to_names_written_out_or_to_the_arguments(project, t
         assert why_walked(text, str(path)) == "pwd/train.py may hold a setup"
 
 
+def test_several_files_of_a_name_are_asked_for_their_text_alone_before_any_is_read_whole(project, monkeypatch):
+    """`bash run_8p.sh` after `cd ../..`: a run_8p.sh in each project of the region may be the one run. The first
+    whose text alone stops the scan (a computed name) has the launcher walked, and no _Text is made of those before it
+    (InceptionV4's benchmark.sh made four, 6M each, before the fifth's `.$`)."""
+    from flake8_npuprof.engine import launch_scan
+    zoo = project.parent
+    for name, script in (("a", "python3 ../train.py\n"), ("b", "python3 ../train.$ext\n"), ("c", "echo c\n")):
+        (zoo / name / "test").mkdir(parents=True)
+        (zoo / name / "test" / "run_8p.sh").write_text(script)
+    real = launch_scan._named
+    monkeypatch.setattr(launch_scan, "_named", lambda found, name: sorted(real(found, name)))     # (a, b, c)
+    made = []
+
+    class Counted(launch_scan._Text):
+        def __init__(self, path, text):
+            made.append(path)
+            super().__init__(path, text)
+
+    monkeypatch.setattr(launch_scan, "_Text", Counted)
+    text = "cd ../..\nbash run_8p.sh\n"
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert launch_scan.why_walked(text, str(path)) == "a computed name (.$) in ../../b/test/run_8p.sh"
+    assert [p for p in made if p.endswith("run_8p.sh")] == []
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert bench._check(str(path), text) == slow
+    (zoo / "b" / "test" / "run_8p.sh").write_text("python3 ../train.py\n")     # none stops it: each is read whole
+    assert launch_scan.why_walked(text, str(path)) == ""
+    assert sorted(p for p in made if p.endswith("run_8p.sh")) == [str(zoo / n / "test" / "run_8p.sh") for n in "abc"]
+
+
+def test_a_folder_above_a_region_over_the_bound_is_not_listed(tmp_path, monkeypatch):
+    """A region that holds more entries than a listing may is refused, and so is every folder above it without a
+    look (it holds all that region holds): siammask's make.sh listed TensorFlow/ after ResNext101's benchmark.sh had
+    found TensorFlow/built-in/ over the bound (2.2M)."""
+    from flake8_npuprof.engine import launch_scan
+    monkeypatch.setattr(launch_scan, "MAX_ENTRIES", 5)
+    monkeypatch.setattr(launch_scan, "_refused", set())        # (the folders above tmp_path: not for other tests)
+    region = tmp_path / "zoo" / "a"
+    region.mkdir(parents=True)
+    (tmp_path / "zoo" / "b").mkdir()
+    for i in range(6):
+        (region / f"{i}.sh").write_text("")
+    assert launch_scan._listing(str(tmp_path / "zoo" / "b")) is not None
+    assert launch_scan._listing(str(region)) is None
+    monkeypatch.setattr(launch_scan, "_entries", lambda folder: pytest.fail(f"read {folder}"))
+    assert launch_scan._listing(str(tmp_path / "zoo")) is None
+    assert launch_scan._listing(str(tmp_path)) is None
+    assert launch_scan._listing(str(tmp_path / "zoo" / "b")) is not None     # (kept: not above it)
+
+
 def test_a_launcher_that_names_nothing_to_start_is_not_listed(project, tmp_path, monkeypatch):
     """With no script, module or file to follow named, where its `cd`s go decides nothing: the folders above it
     are not listed (a folder link there would have had it walked)."""

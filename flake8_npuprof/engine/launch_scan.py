@@ -266,6 +266,23 @@ def _computed(text: str) -> Optional[str]:
     return None if first is None else first[2]
 
 
+def _unfollowed(text: str) -> str:
+    """Why the scan cannot follow a text (without its comment lines) for what it reads in it alone, before any other
+    question ("": it can): a line over the bound, a computed name, a path cut by a pattern."""
+    if len(text) > _LONG_LINE and max(map(len, text.split("\n"))) > _LONG_LINE:
+        # (the questions of a word below read its command back to its start: on one line of 20,000 `. ` that took
+        # 2.8 s, as the square of the line; the zoos' 4,110 launchers hold two lines over the bound, 2,202 each)
+        return f"a line over {_LONG_LINE:,} characters"
+    computed = _computed(text)
+    if computed:
+        return f"a computed name ({computed.strip()})"
+    for cut in _CUT_UP.finditer(text) if "%" in text else ():
+        brace = text.rfind("${", max(0, cut.start() - 80), cut.start())
+        if brace >= 0 and _CUT_NAME.fullmatch(text, brace, cut.start()):     # (not `date +%Y%m%d-%H`)
+            return f"a path cut by a pattern ({text[brace:cut.end()]})"
+    return ""
+
+
 def _first_computed(text: str, searches) -> Optional[Tuple[int, int, str]]:
     """(start, index in _COMPUTED_SEARCHES, text) of the first match of these searches in the text, or None."""
     first: Optional[Tuple[int, int, str]] = None
@@ -383,20 +400,10 @@ class _Text:
         self._longest: Optional[int] = None
         self._in_body: Dict[int, List[List[int]]] = {-1: [[1, 0]]}     # (-1: none; one command at least, as above)
         self.text = text = _uncommented(text)
-        if len(text) > _LONG_LINE and max(map(len, text.split("\n"))) > _LONG_LINE:
-            # (the questions of a word below read its command back to its start: on one line of 20,000 `. ` that took
-            # 2.8 s, as the square of the line; the zoos' 4,110 launchers hold two lines over the bound, 2,202 each)
-            self.why = f"a line over {_LONG_LINE:,} characters"
+        why = _unfollowed(text)
+        if why:
+            self.why = why
             return
-        computed = _computed(text)
-        if computed:
-            self.why = f"a computed name ({computed.strip()})"
-            return
-        for cut in _CUT_UP.finditer(text) if "%" in text else ():
-            brace = text.rfind("${", max(0, cut.start() - 80), cut.start())
-            if brace >= 0 and _CUT_NAME.fullmatch(text, brace, cut.start()):     # (not `date +%Y%m%d-%H`)
-                self.why = f"a path cut by a pattern ({text[brace:cut.end()]})"
-                return
         brace_body = _shell("parse").brace_body
         bodies: List[Tuple[int, int]] = []     # (start, end) of each function body, walked once per call
         for m in _FUNCTION.finditer(text) if "function" in text else ():
@@ -1833,7 +1840,13 @@ def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing"):
         p = todo.pop()
         edges[p] = {}
         for i, (name, suffix, sourced) in enumerate(texts[p].shells):
-            for c in _named(found, name):
+            files = _named(found, name)
+            read: Dict[str, str] = {}
+            if len(files) > 1:
+                why = _unfollowed_of(files, suffix, texts, read, launcher)
+                if why:
+                    return why, edges
+            for c in files:
                 if suffix and not c.endswith(suffix):
                     continue
                 n, s, named = edges[p].get(c, (0, False, ()))
@@ -1843,7 +1856,7 @@ def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing"):
                 if depth[p] + 1 > MAX_SOURCED or c not in texts and len(texts) >= MAX_FILES:
                     return "files run or sourced too deep or too many", edges
                 if c not in texts:
-                    t = _read(c)
+                    t = _read(c, read.get(c))
                     if t is None:
                         return f"{os.path.relpath(c, os.path.dirname(launcher))} cannot be read whole", edges
                     if t.why:
@@ -1854,6 +1867,28 @@ def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing"):
                 depth[c] = depth[p] + 1
                 todo.append(c)
     return "", edges
+
+
+def _unfollowed_of(files, suffix: str, texts: Dict[str, _Text], read: Dict[str, str], launcher: str) -> str:
+    """Why not, as _follow says it, for the first of several files of a name (those with the suffix, not read yet)
+    that cannot be followed for its text alone (_unfollowed), asked of each before any is made a _Text: `bash
+    train_full_8p.sh` may name a file in each project of the region, and the first that cannot be followed walks the
+    launcher, however many before it can (a _Text of one costs about 6M, its text alone about half). ("": none;
+    read: each text read, by file.)"""
+    for c in files:
+        if suffix and not c.endswith(suffix) or c in texts:
+            continue
+        observed.reading(c)
+        try:                            # (as _read: what it cannot read or make a _Text of, it says so)
+            text = decode_shell(read_bytes(c, MAX_LAUNCHER))
+            kept = _texts.get(c)
+            why = kept[1].why if kept is not None and kept[0] == text else _unfollowed(_uncommented(text))
+        except (OSError, ReadError, ValueError):
+            return f"{os.path.relpath(c, os.path.dirname(launcher))} cannot be read whole"
+        if why:
+            return f"{why} in {os.path.relpath(c, os.path.dirname(launcher))}"
+        read[c] = text
+    return ""
 
 
 def _same_shell(texts: Dict[str, _Text], launcher: str, edges) -> Set[str]:
@@ -2165,10 +2200,12 @@ def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: i
     return need(launcher)           # (_commands made sure no file is on its own chain)
 
 
-def _read(path: str) -> Optional[_Text]:
-    observed.reading(path)              # a cached check depends on it as on a file the walk reads
+def _read(path: str, text: Optional[str] = None) -> Optional[_Text]:
+    """(text: what _unfollowed_of read of it already)"""
+    if text is None:
+        observed.reading(path)          # a cached check depends on it as on a file the walk reads
     try:
-        return _text(path, decode_shell(read_bytes(path, MAX_LAUNCHER)))
+        return _text(path, decode_shell(read_bytes(path, MAX_LAUNCHER)) if text is None else text)
     except (OSError, ReadError, ValueError):
         return None
 
@@ -2442,7 +2479,10 @@ def _listing(region: str) -> Optional[_Listing]:
         if entries > MAX_ENTRIES:
             if len(_refused) >= 1024:
                 _refused.clear()
-            _refused.add(region)
+            folder = region             # (and each folder above it, which holds what it holds: not listed either)
+            while folder not in _refused:
+                _refused.add(folder)
+                folder = os.path.dirname(folder)
             return None
         todo += inside
         if files:
