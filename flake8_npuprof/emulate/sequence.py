@@ -868,12 +868,12 @@ def _place(cmd) -> int:
 def _verdict(launch: Launch, report: dict):
     """(verdict, why, profiles) of one launch from its report."""
     from .render import unknown_reasons
-    if launch.refused:
-        return "no profiling", launch.missing, False
     if launch.missing:
         own = [r for r in report["results"] if r.setup.route == "msprof"]
         if own and may_collect(own[0]) is False:        # msprof itself refuses its command line
             return "fails", _cause(report, own[0]), True
+        if launch.refused:
+            return "no profiling", launch.missing, False
         return "unknown", launch.missing, None
     results: List[Result] = report["results"]
     read = [r for r in results if r.read_by_ge is not False]
