@@ -190,7 +190,8 @@ def _under_msprof(cmd: Command, words: List[Word], k: int, env: MutableMapping[s
         if not app[0].known:
             return _unknown(cmd, env, ranks, wrapper, "the application msprof starts is not known statically", run)
         return Launch(cmd._replace(env=env), "", (), wrapper, ranks, run, app=tuple(a.text for a in app))
-    found_py = _python(cmd, list(words[:k + 1]) + app, k + 2, env, ranks, wrapper, start)
+    # (an option python3 does not know is msprof's own check here, NPP128, which says what python does)
+    found_py = _python(cmd, list(words[:k + 1]) + app, k + 2, env, ranks, wrapper, start, refuse=False)
     if found_py is None:
         return _unknown(cmd, env, ranks, wrapper, "the Python application msprof starts is not a script that can "
                         "be read (python -c, or a module not in the project)", run)
@@ -421,7 +422,7 @@ def _runs_module(words, k: int) -> bool:
     return False
 
 
-def _python(cmd, words, k, env, ranks, wrapper, start="") -> Optional[Launch]:
+def _python(cmd, words, k, env, ranks, wrapper, start="", refuse: bool = True) -> Optional[Launch]:
     while k < len(words):
         if not words[k].known:
             return _script(cmd, words, k, env, ranks, wrapper, start)
@@ -453,7 +454,7 @@ def _python(cmd, words, k, env, ranks, wrapper, start="") -> Optional[Launch]:
                           wrapper, ranks, module=module)
         if words[k].text in PY_EXITS:
             return None                 # `python3 --version x.py`: it prints and exits
-        if letter == "-" and words[k].text[2:] and words[k].text not in PY_LONG_OPTIONS:
+        if refuse and letter == "-" and words[k].text[2:] and words[k].text not in PY_LONG_OPTIONS:
             # CPython 3.7-3.13 stop at a long option they do not know, before any script (Python/getopt.c: "unknown
             # option --data_path=/d", status 2): a flag meant for the launcher given where it runs `python3 $1/x.py`
             return _unknown(cmd, env, ranks, wrapper, f"python stops at {words[k].text}, which is not an option of the "
