@@ -2234,6 +2234,28 @@ def test_a_cut_of_an_indexed_value_is_searched_in_time_that_grows_with_the_text(
         assert not may_start(text), text
 
 
+# may_start's search for a value cut or changed in case, as one pattern (3cbdaf9)
+_CUT_OR_CASE = re.compile(r"\$\{[#!]?\w+[%^,~@]|(?:^|(?<=\]))(?=(?P<s>[^\]\n]*\$\{[#!]?\w+\[))(?P=s)[^\]\n]*\][%^,~@]",
+                          re.M)
+
+
+def test_a_cut_or_case_change_is_found_as_the_one_pattern_found_it():
+    """may_start searches `${x%` alone and an index's `${a[i]%` only in a text with a `]` before one of `%^,~@` (the
+    one pattern was tried at every character): on random texts, a match where the one pattern has one."""
+    import random
+    from flake8_npuprof.checks.shell_scan import _MAY_START
+    k = next(k for k, p in enumerate(_MAY_START) if getattr(p, "pattern", "") == r"\$\{[#!]?\w+[%^,~@]")
+    plain, indexed = _MAY_START[k], _MAY_START[k + 1]
+    pieces = ["${a", "${#a", "${!a", "a", "_1", "[", "]", "[$i]", "[0]", "%", "%%", "^", ",", "~", "@", "\n", "$", "{",
+              "}", " ", "x]", "é"]
+    rnd = random.Random(17)
+    texts = ["".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 14))) for _ in range(6000)]
+    found = [bool(_CUT_OR_CASE.search(t)) for t in texts]
+    assert found == [bool(plain.search(t) or indexed.search(t)) for t in texts]
+    assert sum(found) > 1000 and len(texts) - sum(found) > 3000
+    assert sum(bool(indexed.search(t)) and not plain.search(t) for t in texts) > 50
+
+
 def test_the_lines_kept_clean_are_short_ones():
     """_computed keeps the lines it found clean while the process lives, up to MAX_CLEAN of them: of 50,000 lines of
     100,000 characters (a tree of adversarial launchers), 5 GB; a line over _LONG_LINE is searched again instead."""
