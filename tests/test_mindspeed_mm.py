@@ -218,7 +218,7 @@ def pretrain(step_func, extra_args_provider=None):
 @train_decorator
 def train(step_func):
     args = get_args()
-    iteration = 0
+    iteration = args.iteration
     if os.getenv('OOTB_OPTIMIZER_PROFILING', 'FALSE') != 'TRUE':
         prof = Profiler(args.mm.tool.profile)
         prof.start()
@@ -300,7 +300,8 @@ def test_enable_false_is_no(capsys, tmp_path):
 ON = ("tools/tool.json:3 switches profiling on{}: torch_npu's profiler starts at train()'s start (training.py:25) on "
       "ranks 0-1 of the 4 (`\"ranks\": [0, 1]` at tools/tool.json:5; torchrun --nnodes 1 --nproc_per_node 4); its "
       "schedule(skip_first=3, active=2) from start_step 3 and end_step 5 (tools/tool.json:16) records iterations 3-4 "
-      "of 20 (0-based, one prof.step() each; --train-iters 20, run.sh:1), 1 trace saved to ./prof (in {}) (level "
+      "of 20 (0-based, one prof.step() each; --train-iters 20, run.sh:1) (if train()'s loop starts at iteration 0: it "
+      "starts at args.iteration, which a checkpoint may set), 1 trace saved to ./prof (in {}) (level "
       "Level1, aic_metrics PipeUtilization, activities NPU and CPU)")
 
 
@@ -408,6 +409,13 @@ BEFORE = ("usable data: unknown (run.sh:1: train_mm.py has no profiling setup of
 def test_a_modified_profiler_keeps_the_answer_it_had(capsys, tmp_path):
     changed = PROFILER.replace("elif self.sp_level == 'level2':", "elif self.sp_level in ('level2', 'l2'):")
     assert _answer(capsys, tmp_path, profiler=changed) == (None, BEFORE)
+
+
+def test_a_loop_of_another_shape_keeps_the_answer_it_had(capsys, tmp_path, monkeypatch):
+    # prof.step() once an iteration of `while iteration < args.train_iters:` is what the steps are counted on
+    monkeypatch.setitem(globals(), "TRAINING", TRAINING.replace("while iteration < args.train_iters:",
+                                                               "while iteration < args.train_samples:"))
+    assert _answer(capsys, tmp_path) == (None, BEFORE)
 
 
 @pytest.mark.parametrize("flags", ["--profile --mm-tool ./tools/tool.json",

@@ -161,7 +161,10 @@ def _code(training: str, profiler: str, train_parts, profiler_parts) -> Optional
         return None
     reads = []
     for func, name in ((pretrain, "pretrain"), (train, "train")):
-        for n in ast.walk(func):
+        # (in pretrain(), what its own body runs, not under an `if` or a loop)
+        where = func if func is train else ast.Module(body=[s for s in pretrain.body if isinstance(
+            s, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign))], type_ignores=[])
+        for n in ast.walk(where):
             if not isinstance(n, ast.Attribute):
                 continue
             chain = _chain(n)
@@ -169,6 +172,8 @@ def _code(training: str, profiler: str, train_parts, profiler_parts) -> Optional
                     (func is train or n.lineno > merged):
                 reads.append((n.lineno if func is pretrain else 10 ** 9 + n.lineno, name, chain[3], n.lineno))
     ifs = _switch_ifs(train)
+    if not _one_step_an_iteration(train, ifs):
+        return None
     built = ifs[0].body[0].lineno if ifs and ifs[0].body else 0
     started = ifs[0].body[1].lineno if ifs and len(ifs[0].body) > 1 else 0
     init, enable = profiler_parts.get("Profiler.__init__"), profiler_parts.get("Profiler._enable_profile")
@@ -190,6 +195,19 @@ def _code(training: str, profiler: str, train_parts, profiler_parts) -> Optional
         return None
     return Code(training, profiler, merged, (first[3], first[1], first[2]), built, tuple(keys),
                 (raises[0], raises[1], raises[2]), min(tests), started, ifs[0].lineno)
+
+
+def _one_step_an_iteration(train: ast.FunctionDef, ifs: List[ast.If]) -> bool:
+    """train()'s body builds and starts the Profiler, then `while iteration < args.train_iters:` calls prof.step()
+    in its own body (once an iteration), and stops it after the loop (the `if`s' own code is in the digest)."""
+    if len(ifs) != 3 or ifs[0] not in train.body or ifs[2] not in train.body:
+        return False
+    loop = next((s for s in train.body if isinstance(s, ast.While) and ifs[1] in s.body), None)
+    if loop is None or not train.body.index(ifs[0]) < train.body.index(loop) < train.body.index(ifs[2]):
+        return False
+    test = loop.test
+    return isinstance(test, ast.Compare) and getattr(test.left, "id", "") == "iteration" and \
+        len(test.ops) == 1 and isinstance(test.ops[0], ast.Lt) and _chain(test.comparators[0]) == ["args", "train_iters"]
 
 
 # ---------------------------------------------------------------- the tool configuration
@@ -531,9 +549,8 @@ def _static(launch, given, values, tool: Tool, where, at, code: Code, on: str, s
     if not run.recorded:
         return "collects nothing", (f"{head}, but its {sched} records from iteration {start}, and the run trains at "
                                     f"most {iters} (--train-iters {g.text}, {g.where}): nothing is recorded")
-    resumed = "" if "load" not in given and not any(x.text == "--load" or x.text.startswith("--load=")
-                                                    for x in launch.args) else \
-        " (when the run starts at iteration 0: a checkpoint --load resumes from is not followed here)"
+    # (the loop runs from args.iteration, which a checkpoint loaded may set: not followed here)
+    resumed = " (if train()'s loop starts at iteration 0: it starts at args.iteration, which a checkpoint may set)"
     traces = len(run.traces)
     return "collects", (f"{head}; its {sched} records iteration{'s' if len(run.recorded) > 1 else ''} "
                         f"{S.spans(run.recorded)} of {iters} (0-based, one "
