@@ -401,6 +401,60 @@ def test_a_yaml_tool_file(capsys, tmp_path):
         "but starts no profiler (profiler.py:73); to profile, set `\"enable\": true` there")
 
 
+# v2.3.0's shapes: its Profiler reads no analyse_flag, and its MMConfig json.loads every file
+PROFILER_23 = PROFILER.replace("        self.sp_analyse_flag = config.static_param.analyse_flag\n", "").replace(
+    """tensorboard_trace_handler(self.sp_save_path,
+                                                                            analyse_flag=self.sp_analyse_flag),""",
+    "tensorboard_trace_handler(self.sp_save_path),")
+MMCONFIG_23 = '''\
+class MMConfig:
+    def __init__(self, json_files: dict) -> None:
+        errors = []
+        for json_name, json_path in json_files.items():
+            try:
+                if json_path == "":
+                    continue
+                real_path = os.path.realpath(json_path)
+                config_dict = self.read_json(real_path)
+                setattr(self, json_name, ConfigReader(config_dict))
+            except FileNotFoundError as e:
+                errors.append(f"a {json_path} {e}")
+            except PermissionError as e:
+                errors.append(f"b {json_path} {e}")
+            except json.JSONDecodeError as e:
+                errors.append(f"c {json_path} {e}")
+            except Exception as e:
+                errors.append(f"e {json_path} {e}")
+
+        if errors:
+            for error in errors:
+                print(error)
+            raise RuntimeError("ours")
+'''
+
+
+def _v23(monkeypatch):
+    start, end = CONFIG.index("class MMConfig:"), CONFIG.index("    @staticmethod")
+    monkeypatch.setitem(globals(), "CONFIG", CONFIG[:start] + MMCONFIG_23 + "\n" + CONFIG[end:])
+
+
+def test_v2_3_reads_a_yaml_file_as_json(capsys, tmp_path, monkeypatch):
+    _v23(monkeypatch)
+    assert _answer(capsys, tmp_path, text="tool:\n  profile: {}\n", name="tool.yaml", profiler=PROFILER_23,
+                   flags="--mm-tool tools/tool.yaml") == _fails(
+        "--mm-tool tools/tool.yaml (run.sh:1): tools/tool.yaml is not valid JSON (Expecting value: line 1 column 1 "
+        "(char 0)), so MMConfig raises RuntimeError (\"One or more config files failed to load\") in merge_mm_args "
+        "(training.py:14), before training")
+
+
+def test_v2_3_needs_no_analyse_flag(capsys, tmp_path, monkeypatch):
+    _v23(monkeypatch)
+    tool = _edit(enable=True)
+    del tool["profile"]["static_param"]["analyse_flag"]
+    out = _answer(capsys, tmp_path, tool, profiler=PROFILER_23, name="tool.txt", flags="--mm-tool tools/tool.txt")
+    assert out[0].startswith(f"{HEAD}tools/tool.txt:3 switches profiling on: ") and out[1] == "usable data: yes"
+
+
 BEFORE = ("usable data: unknown (run.sh:1: train_mm.py has no profiling setup of its own, but "
           "mindspeed_mm/training.py, which it imports, names one (line 24: `prof = Profiler(args.mm.tool.profile)`): a setup in a module it "
           "imports is not emulated here)")

@@ -1,7 +1,8 @@
 """A launch of a MindSpeed-MM training script (Ascend/MindSpeed-MM: pretrain_vlm.py, pretrain_sora.py,
 pretrain_transformers.py, ...): its profiling is MindSpeed-MM's Profiler, which train() builds from the JSON (or
-YAML `tool:`) file the launch names with `--mm-tool`. What that code does (read at 57069cd and run with python 3.11
-on a copy against stub torch and torch_npu modules: data/sources.json mindspeed_mm.*):
+YAML `tool:`) file the launch names with `--mm-tool`. What that code does (read at 57069cd, the same in v26.0.0 and
+v26.1.0, and v2.3.0's, run with python 3.11 on copies against stub torch and torch_npu modules: data/sources.json
+mindspeed_mm.*; v2.3.0 json.loads every file whatever its name, and its Profiler reads no analyse_flag):
 
 - `--mm-tool` (default "", argparse: the last one given wins) is read by MMConfig in merge_mm_args, called by
   pretrain(): "" is skipped (then `args.mm.tool` raises AttributeError where pretrain() or train() first reads it);
@@ -36,11 +37,12 @@ from ..values.yaml_config import digest
 
 FACTS = ("mindspeed_mm.tool_config", "mindspeed_mm.profiler", "mindspeed_mm.training", "global_args.arguments")
 
-# the digests of the parts read and run (Ascend/MindSpeed-MM at 57069cd), by file under the project's root
+# the digests of the parts read and run (Ascend/MindSpeed-MM at 57069cd, the same in v26.0.0 and v26.1.0; v2.3.0's
+# Profiler reads no analyse_flag and its MMConfig reads every file as JSON), by file under the project's root
 SHAPES = {
-    ("mindspeed_mm/tools/profiler.py", "Profiler"): {"4142b769554ce77e"},
+    ("mindspeed_mm/tools/profiler.py", "Profiler"): {"4142b769554ce77e", "4d9390895c9b4b56"},
     ("mindspeed_mm/configs/config.py", "ConfigReader.__init__"): {"1f7e535e3ce46959"},
-    ("mindspeed_mm/configs/config.py", "MMConfig"): {"d82997723aafae2b"},
+    ("mindspeed_mm/configs/config.py", "MMConfig"): {"d82997723aafae2b", "86904962c08a84aa"},
     ("mindspeed_mm/configs/config.py", "_add_mm_args"): {"a490eb70c11717b8"},
     ("mindspeed_mm/configs/config.py", "merge_mm_args"): {"713d3bcf32ef8b32"},
     # train(): its decorators and its `if`s on OOTB_OPTIMIZER_PROFILING
@@ -49,6 +51,7 @@ SHAPES = {
 KEEP = ("static", "dynamic", "level0", "level1", "level2", "PipeUtilization", "ArithmeticUtilization", ".json",
         ".yaml", "", "r", "dtype", "--mm-data", "--mm-model", "--mm-tool", "mm", "model", "data", "tool",
         "OOTB_OPTIMIZER_PROFILING", "FALSE", "TRUE")
+JSON_ONLY = {"86904962c08a84aa"}     # MMConfig's shapes that json.loads every file, whatever its name ends in
 TRAINING = "mindspeed_mm.training"
 SWITCH = "OOTB_OPTIMIZER_PROFILING"
 
@@ -65,6 +68,7 @@ class Code(NamedTuple):
     enable_test: int        # line of `if not self.enable:`
     started: int            # line of `prof.start()` in train()
     switch: int             # line of the `if` on OOTB_OPTIMIZER_PROFILING around them
+    json_only: bool = False     # MMConfig reads every file as JSON (v2.3.0)
 
 
 def _parts(tree: ast.AST) -> Dict[str, ast.AST]:
@@ -139,8 +143,10 @@ def recognise(ls, lookup) -> Optional[Code]:
         node = parts[rel].get(name)
         if node is None or part_digest(name, node) not in digests:
             return None
-    return _code(training.path, os.path.join(root, "mindspeed_mm", "tools", "profiler.py"),
+    code = _code(training.path, os.path.join(root, "mindspeed_mm", "tools", "profiler.py"),
                  parts["mindspeed_mm/training.py"], parts["mindspeed_mm/tools/profiler.py"])
+    json_only = part_digest("MMConfig", parts["mindspeed_mm/configs/config.py"]["MMConfig"]) in JSON_ONLY
+    return code._replace(json_only=json_only) if code is not None else None
 
 
 def _chain(node: ast.AST) -> Optional[List[str]]:
@@ -265,8 +271,9 @@ def _yaml_lines(node, path: Tuple[str, ...], lines: Dict[Tuple[str, ...], int]) 
                 _yaml_lines(v, path + (k.value,), lines)
 
 
-def read_tool(given: str, cwd: str, shown_from: str) -> Tool:
-    """The tool configuration MMConfig makes of `--mm-tool given` in a process started in cwd."""
+def read_tool(given: str, cwd: str, shown_from: str, json_only: bool = False) -> Tool:
+    """The tool configuration MMConfig makes of `--mm-tool given` in a process started in cwd (json_only: it reads
+    every file as JSON)."""
     from ..source import observed
     path = os.path.realpath(os.path.join(cwd, given))
     shown = os.path.relpath(path, shown_from).replace(os.sep, "/") if os.path.isabs(shown_from) else path
@@ -275,7 +282,7 @@ def read_tool(given: str, cwd: str, shown_from: str) -> Tool:
         raise Raises(f"there is no file {given} in {cwd}")
     if sig[0] != "file":
         raise Raises(f"{given} in {cwd} is not a file")
-    if not path.endswith((".json", ".yaml")):
+    if not json_only and not path.endswith((".json", ".yaml")):
         raise Raises(f"{given} ends in neither .json nor .yaml, so MMConfig makes nothing of it")
     try:
         with open(path, "rb") as f:
@@ -286,7 +293,7 @@ def read_tool(given: str, cwd: str, shown_from: str) -> Tool:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise NotKnown(f"{shown} is not UTF-8: how open() decodes it depends on the locale")
-    if path.endswith(".json"):
+    if json_only or path.endswith(".json"):
         try:
             value = json.loads(text)
         except (ValueError, RecursionError) as e:
@@ -385,7 +392,7 @@ def _answer(w, launch, code: Code, environ) -> Optional[Tuple[str, str]]:
     if cwd is None:
         return "unknown", f"--mm-tool {g.text} ({g.where}) is taken from the folder the job runs in, not known here"
     try:
-        tool = read_tool(g.text, cwd, os.path.dirname(launch.script))
+        tool = read_tool(g.text, cwd, os.path.dirname(launch.script), code.json_only)
     except Raises as e:
         return "fails", (f"--mm-tool {g.text} ({g.where}): {e}, so MMConfig raises RuntimeError (\"One or more "
                          f"config files failed to load\") in merge_mm_args ({at(code.merged)}), before training")
@@ -474,7 +481,7 @@ def _odd(values) -> str:
             return f"`{k[-1]}` is {json.dumps(values[k])}"
     for k in (("static_param", n) for n in ("with_stack", "with_memory", "record_shapes", "with_cpu",
                                             "data_simplification", "analyse_flag")):
-        if not isinstance(values[k], bool):
+        if k in values and not isinstance(values[k], bool):
             return f"`{k[-1]}` is {json.dumps(values[k])}"
     return ""
 
