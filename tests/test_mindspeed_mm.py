@@ -257,7 +257,7 @@ HEAD = "mindspeed_mm/training.py, which train_mm.py imports: "
 
 
 def _answer(capsys, tmp_path, tool=None, flags="--mm-tool ./tools/tool.json", env="", text=None, profiler=PROFILER,
-            name="tool.json"):
+            name="tool.json", nodes=1):
     pkg = tmp_path / "mindspeed_mm"
     for d in ("", "tools", "configs"):
         (pkg / d).mkdir(exist_ok=True)
@@ -270,7 +270,7 @@ def _answer(capsys, tmp_path, tool=None, flags="--mm-tool ./tools/tool.json", en
     if text is None:
         text = json.dumps(TOOL if tool is None else tool, indent=4)
     (tmp_path / "tools" / name).write_text(text)
-    (tmp_path / "run.sh").write_text(f"{env}torchrun --nproc_per_node 4 --nnodes 1 train_mm.py --train-iters 20 "
+    (tmp_path / "run.sh").write_text(f"{env}torchrun --nproc_per_node 4 --nnodes {nodes} train_mm.py --train-iters 20 "
                                      f"{flags}\n")
     main(["emulate", "--cwd", str(tmp_path), "--", "bash", "run.sh"])
     out = capsys.readouterr().out.splitlines()
@@ -376,6 +376,21 @@ def test_the_last_mm_tool_wins(capsys, tmp_path):
     assert _answer(capsys, tmp_path, _edit(enable=True, ranks=[7]),
                    flags="--mm-tool ./none.json --mm-tool=./tools/tool.json") == (
         HEAD + line, f"usable data: no (run.sh:1: collects nothing: {HEAD}{line})")
+
+
+def test_ranks_of_this_node_are_profiled_on_more_nodes(capsys, tmp_path):
+    assert _answer(capsys, tmp_path, _edit(enable=True), nodes=2)[0] == HEAD + ON.format("", tmp_path).replace(
+        "ranks 0-1 of the 4 (`\"ranks\": [0, 1]` at tools/tool.json:5; torchrun --nnodes 1 --nproc_per_node 4)",
+        "ranks 0-1 (`\"ranks\": [0, 1]` at tools/tool.json:5; the job has at least the 4 processes of this node, and "
+        "the job's size is not known here (torchrun --nnodes 2: other nodes' ranks))")
+
+
+def test_ranks_past_this_node_are_unknown_on_more_nodes(capsys, tmp_path):
+    line = ("tools/tool.json:3 switches profiling on, but the ranks `\"ranks\": [0, 9]` at tools/tool.json:5 are "
+            "profiled where the job has them, and the job's size is not known here (torchrun --nnodes 2: other nodes' "
+            "ranks)")
+    assert _answer(capsys, tmp_path, _edit(enable=True, ranks=[0, 9]), nodes=2) == (
+        HEAD + line, f"usable data: unknown (run.sh:1: {HEAD}{line})")
 
 
 def test_ootb_optimizer_profiling_builds_no_profiler(capsys, tmp_path):

@@ -495,6 +495,11 @@ def _ranks(launch, ranks, where: str):
                "`torch.distributed.get_rank() in` (not followed here)"
     listed = f"`\"ranks\": {json.dumps(ranks)}` at {where}"
     world, how = _world(launch)
+    if world is None and launch.ranks > 0 and ranks and all(
+            type(r) is int and 0 <= r < launch.ranks for r in ranks):     # (a node's processes: the least it has)
+        on = sorted(set(ranks))
+        return (f"{'rank' if len(on) == 1 else 'ranks'} {_span(on)} ({listed}; the job has at least the "
+                f"{launch.ranks} processes of this node, and {how})"), True
     if world is None:
         return f"the ranks {listed} are profiled where the job has them, and {how}"
     on = [r for r in range(world) if r in ranks]
@@ -512,7 +517,7 @@ def _span(ranks: List[int]) -> str:
 
 def _world(launch) -> Tuple[Optional[int], str]:
     """(how many processes the job has, how that is known), or (None, why not)."""
-    if launch.wrapper != "torchrun" or launch.ranks <= 0:
+    if launch.wrapper not in ("torchrun", "torch.distributed.run", "torch.distributed.launch") or launch.ranks <= 0:
         return None, "how many processes the job has is not known here"
     words = [x.text for x in launch.command.words]
     nnodes = None
@@ -523,9 +528,10 @@ def _world(launch) -> Tuple[Optional[int], str]:
         if opt == "--nnodes":
             nnodes = val if eq else (words[i + 1] if i + 1 < len(words) else "")
     if nnodes != "1":
-        return None, (f"the job's size is not known here (torchrun --nnodes {nnodes}: other nodes' ranks)"
-                      if nnodes is not None else "the job's size is not known here (torchrun without --nnodes 1)")
-    return launch.ranks, f"torchrun --nnodes 1 --nproc_per_node {launch.ranks}"
+        return None, (f"the job's size is not known here ({launch.wrapper} --nnodes {nnodes}: other nodes' ranks)"
+                      if nnodes is not None else f"the job's size is not known here ({launch.wrapper} without "
+                      "--nnodes 1)")
+    return launch.ranks, f"{launch.wrapper} --nnodes 1 --nproc_per_node {launch.ranks}"
 
 
 def _static(launch, given, values, tool: Tool, where, at, code: Code, on: str, said: str) -> Tuple[str, str]:
