@@ -125,7 +125,7 @@ def _only_shown(text: str, name: str) -> bool:
     if not places:
         return True
     from ..shell.parse import lexed_commands
-    shown = []
+    shown: list = []
     for words, _, _ in lexed_commands(text):
         heads = [text[a:b] for a, b in words[:3]]
         k = next((j for j, h in enumerate(heads) if h not in _KEYWORDS), len(heads))
@@ -552,6 +552,10 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
     from .mindformers_run import follow as follow_mindformers
     # MindFormers' run_mindformer.py: its YAML run configuration decides (emulate/mindformers_run.py)
     followed = follow_mindformers(w, launch, ls, target, environ)
+    if followed is None and other and other != launch.script:
+        from .mindspeed_mm import follow as follow_mindspeed_mm
+        # MindSpeed-MM's Profiler, switched by the --mm-tool JSON (emulate/mindspeed_mm.py)
+        followed = follow_mindspeed_mm(w, launch, ls, target, environ)
     if other is None and followed is None:
         return None
     if other and other != launch.script and followed is None:

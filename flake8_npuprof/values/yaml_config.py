@@ -54,7 +54,12 @@ class Loaded(NamedTuple):
 
 
 def _digest(node: ast.AST) -> str:
-    """The part's syntax with docstrings, print()/pprint() calls and strings other than KEEP left out."""
+    return digest(node, KEEP)
+
+
+def digest(node: ast.AST, keep: Tuple[str, ...]) -> str:
+    """The part's syntax with docstrings, print()/pprint() calls and strings other than those kept left out (the
+    strings that decide what the code does are kept: `keep`)."""
     import copy
     import hashlib          # (here, for a module with every part: importing it costs 11.7M instructions)
     node = copy.deepcopy(node)
@@ -67,7 +72,7 @@ def _digest(node: ast.AST) -> str:
                 isinstance(s.value, ast.Constant) and isinstance(s.value.value, str) or
                 isinstance(s.value, ast.Call) and getattr(s.value.func, "id", "") in ("print", "pprint")))]
             setattr(n, field, kept or [ast.Pass()])
-        if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value not in KEEP:
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value not in keep:
             n.value = "S"
     return hashlib.sha256(_canon(node).encode()).hexdigest()[:16]
 
