@@ -23,7 +23,7 @@ from .control import Compounds
 from .counted_while import counted_while
 from .expand import Expander
 from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, brace_body,
-                    named_loop_count, no_rounds, set_unfollowed, without_redirections)
+                    keyword_split, named_loop_count, no_rounds, set_unfollowed, without_redirections)
 from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_COMMANDS, MAX_SOURCED, MAX_WORDS,
                     Command, EnvView, Rounds, Setting, _Block, within)
 from .words import glob_match, integer_value
@@ -269,7 +269,7 @@ class Walk(Expander, Compounds):
         pending: Optional[Tuple[_Block, str]] = None    # one that an exit ended, and the operator after it
         sure = False            # the command before is a `cd` that certainly succeeds: a command after `||` is skipped
         made = False            # ... a `mkdir` that certainly makes its folders: a command after `&&` runs
-        lexed = _lexed(text, start, stop)
+        lexed = keyword_split(text, start, stop)
         # `cd ./d && python3 train.py &`: the whole list runs in a background subshell, and the shell stays where it was
         # (bash 5.2); its folder as the list began, and the list's last command
         background: Optional[Tuple[int, tuple]] = None
