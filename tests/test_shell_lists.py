@@ -67,3 +67,34 @@ def test_a_loop_opened_on_the_line_of_then_does_not_end_the_counted_loop_around_
         "  cd ./d$i || exit\n  python3 ../train.py &\n  cd ..\n  i=$((i+1))\ndone\n")
     (cmd,) = [c for c in Walk(str(tmp_path / "run.sh")).run().commands if c.words[0].text == "python3"]
     assert (cmd.cwd, cmd.rounds, cmd.ranks) == ((), None, 0)
+
+
+@pytest.mark.parametrize("text, said", [
+    # RAN: --a, --b, --c, each in a background subshell (bash runs the whole and-or list before `&` so: the
+    # launcher's `wait` waits for them)
+    ("python3 train.py --a || echo failed &\npython3 train.py --b && echo ok &\nfalse || python3 train.py --c &\n"
+     "wait\n", [("--a", True, False, 1), ("--b", True, False, 1), ("--c", True, True, 1)]),
+    ("for i in 0 1; do\n  python3 train.py --a || exit 1 &\ndone\nwait\n", [("--a", True, False, 2)]),
+    # RAN: --a alone: the exit in the list ends its subshell, not the launcher, which goes on and runs nothing more
+    ("python3 train.py --a && exit 1 &\nwait\n", [("--a", True, False, 1)]),
+])
+def test_every_command_of_a_list_put_in_the_background_is_in_the_background(tmp_path, text, said):
+    assert _python(tmp_path, text) == said
+
+
+
+@needs_bash
+def test_bash_runs_an_and_or_list_before_an_ampersand_in_the_background(tmp_path):
+    # the claim the cases above rest on, held to bash on this machine: the launcher's `echo after` runs before the
+    # slow python3 of `python3 train.py || echo failed &` ends (a python3 in the foreground would print first)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "python3"
+    fake.write_text('#!/bin/sh\nsleep 0.3\necho "ran $*"\n')
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    (tmp_path / "run.sh").write_text("python3 train.py --a || echo failed &\necho after\nwait\n")
+    out = subprocess.run([BASH, "run.sh"], cwd=tmp_path, capture_output=True, text=True, timeout=10,
+                         env={**os.environ, "PATH": f"{bin_dir}:{os.environ.get('PATH', '')}"}).stdout
+    assert out == "after\nran train.py --a\n"
+    assert _python(tmp_path, "python3 train.py --a || echo failed &\necho after\nwait\n") == [
+        ("--a", True, False, 1)]

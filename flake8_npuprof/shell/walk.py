@@ -522,7 +522,14 @@ class Walk(Expander, Compounds):
             self._round_block = None if not blocks or conditional else blocks[-1] if blocks[-1].values else \
                 _round_loop(blocks) if blocks[-1].kind == "group" or blocks[-1].kind == "subshell" else None
             self._round_open = [b for b in blocks if b.values]
+            first_new = len(self.commands)
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
+            if background is not None:
+                # `python3 train.py || echo failed &`: bash runs the whole list in a background subshell (an exit in
+                # it ends that subshell alone)
+                for i in range(first_new, len(self.commands)):
+                    self.commands[i] = self.commands[i]._replace(background=True)
+                ends = False
             # (`mkdir -p ./d$i || exit 1`: the exit does not run where the mkdir certainly makes the folder)
             sure = (self._cd_sure or self._made_sure) and op == "||"
             made = self._made_sure and not piped
