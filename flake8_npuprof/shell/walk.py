@@ -72,6 +72,13 @@ def _rounds_differ(body: str, names: Tuple[str, ...]) -> bool:
                                                  body) for n in names)
 
 
+def _nameref(text: str) -> bool:
+    """Whether the file declares a nameref anywhere (`declare -n r=i` before a loop: `r=$((r+1))` in its body steps i,
+    bash 5.2 ran d0 and d2 alone): a counted loop's rounds are then not read as alike."""
+    return ("declare" in text or "typeset" in text or "local" in text) and \
+        re.search(r"\b(?:declare|typeset|local)\s+(?:-\w+\s+)*-\w*n", text) is not None
+
+
 class Walk(Expander, Compounds):
     def __init__(self, launcher: str, cwd: Optional[str] = None, inside: Optional[str] = None,
                  args: Optional[Sequence[str]] = None, typed: Optional[str] = None):
@@ -921,7 +928,7 @@ class Walk(Expander, Compounds):
         body may set the variable or what its bounds read (names[1:]), or `continue`/`break` in it: each round then
         starts from what the body left, or some do not run, and rounds are not alike."""
         found = _loop_body(text, at)
-        if found is None or _rounds_differ(text[found[0]:found[1]], names):
+        if found is None or _rounds_differ(text[found[0]:found[1]], names) or _nameref(text):
             return ()
         values: List[str] = []
         if counted is not None:
@@ -968,7 +975,7 @@ class Walk(Expander, Compounds):
         if text.startswith(("((", "let"), step[0]) and (self.errexit or re.search(r"\bset\s", rest)):
             return False                # (its status is 1 where it gives 0: bash 5.2 `set -e` stops at `((i++))` of 0)
         # a command that may set the counter where the walk does not follow it: a function, `source`, `eval`
-        if _rounds_differ(rest, (name, *names)) or re.search(_UNFOLLOWED_RUN, rest) or \
+        if _rounds_differ(rest, (name, *names)) or _nameref(text) or re.search(_UNFOLLOWED_RUN, rest) or \
                 any(re.search(rf"(?<![\w$-]){re.escape(f)}\b", rest) for f in self.functions):
             return False
         line = src.position(words[0][0])[0]
