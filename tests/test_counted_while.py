@@ -208,3 +208,15 @@ def test_a_nameref_to_the_counter_declared_before_the_loop_leaves_its_rounds_unk
     assert (cmd.cwd, cmd.rounds, cmd.ranks) == ((), None, 0)
     cmd, _ = _python(tmp_path, launcher.replace("declare -n r=i", "declare r=i"))
     assert (cmd.cwd, cmd.ranks) == ((str(tmp_path / "d0"),), 4)
+
+
+@pytest.mark.parametrize("make, ranks", [("mkdir -p d$i && cd d$i", 3), ("set -e\n    mkdir -p d$i\n    cd d$i", 0)])
+def test_a_file_where_the_round_makes_its_folder_leaves_the_folder_unknown(tmp_path, make, ranks):
+    # bash 5.2 with a plain file d1: `mkdir -p d1` failed ("File exists") and `&& cd d1` was skipped, so round 1 ran in
+    # the launcher's folder and its `cd ..` left it; under set -e the launcher stopped in round 1 (d0 alone)
+    (tmp_path / "d1").write_text("")
+    cmd, _ = _python(tmp_path, f"for((i=0;i<3;i++)); do\n    {make}\n    python3 ../train.py &\n    cd ..\ndone\n")
+    assert (cmd.cwd, cmd.rounds, cmd.ranks) == ((), None, ranks)
+    (tmp_path / "d1").unlink()
+    cmd, _ = _python(tmp_path, f"for((i=0;i<3;i++)); do\n    {make}\n    python3 ../train.py &\n    cd ..\ndone\n")
+    assert (cmd.cwd, cmd.ranks) == ((str(tmp_path / "d0"),), 3)

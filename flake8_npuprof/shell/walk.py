@@ -1084,6 +1084,18 @@ class Walk(Expander, Compounds):
             if id(w) not in kept:
                 continue
             folders = tuple(os.path.normpath(os.path.join(base, t[r] if t else w.text)) for r, base in enumerate(bases))
+            if head == "mkdir" and parents and not any(
+                    all(x == f or f.startswith(x.rstrip("/") + "/") for x, f in zip(g, folders)) for g in block.gone) \
+                    and any(map(_blocked, folders)):
+                # a file there (or in its way): bash 5.2's `mkdir -p d1` failed ("File exists"), `&& cd d1` was skipped,
+                # and set -e stopped there
+                if self.errexit and op not in ("&&", "||"):
+                    self._stops = f"(`{text[words[0].start:words[-1].end]}` stops the shell under set -e: a file is " \
+                        "where it makes a folder)"
+                    return
+                sure = False
+                block.made.discard(folders)
+                continue
             if head == "mkdir" and (parents or all(self._there(os.path.dirname(f), block, r)
                                                    for r, f in enumerate(folders))):
                 # without -p, one there already fails (bash 5.2: `set -e` stops at `mkdir ./d0` a run before left)
@@ -1311,6 +1323,20 @@ _EVAL_SYNTAX = re.compile(r"""["'`$\\;&|<>(){}~#=]""")
 
 
 _EVAL_VARIABLE = re.compile(r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?')
+
+
+def _blocked(folder: str) -> bool:
+    """Whether something not a folder is at folder or at one of the folders above it up to the first one there (in
+    the tree the walk reads): `mkdir -p` of it fails."""
+    from ..source.observed import note      # recorded: a cached check depends on what is found here
+    while True:
+        kind = note(folder)[0]
+        if kind != "missing":
+            return kind != "dir"
+        up = os.path.dirname(folder)
+        if up == folder:
+            return False
+        folder = up
 
 
 def _evaluated(words: List[Word], value: Optional[str] = None) -> List[Word]:
