@@ -172,6 +172,10 @@ class Walk(Expander, Compounds):
         self.round_words: Dict[int, Tuple[Optional[Tuple[str, ...]], ...]] = {}
         # the folders an unconditional `mkdir` of known words made (a round's `mkdir ./work/d$i` needs ./work)
         self.made_dirs: set = set()
+        # folders a `mkdir` in a loop may make, named by a value not known statically (`mkdir ./d$i` in rounds not
+        # known): (the folder as a glob, the file, the line); a later `cd` to one not in the tree may fail there
+        self.may_make: List[Tuple[str, str, int]] = []
+        self._in_loop = False           # the command being walked is in a loop (set for a `mkdir` only)
         # ... a variable such a body sets from its loop's variable: (file, offset of the name) -> (the loop's file and
         # line, its value round by round)
         self.round_values: Dict[Tuple[str, int], Tuple[Tuple[str, int], Tuple[str, ...]]] = {}
@@ -414,6 +418,9 @@ class Walk(Expander, Compounds):
                     # the body sets a bound, which bash reads again at every round: how often it ran is not known
                     for i in range(loop.first, len(self.commands)):
                         self.commands[i] = self.commands[i]._replace(ranks=0)
+                if loop is not None and loop.values and loop.made and not loop.broken:
+                    # each round's folder, made in every round (bash 5.2: `cd ./d2` after the loop went there)
+                    self.made_dirs.update(f for folders in loop.made for f in folders)
                 left = None             # the folder of its last round the loop leaves the shell in
                 if loop is not None and self.rounds is not None and (self.rounds.path, self.rounds.line) == loop.at:
                     left, self.rounds = self.rounds.dirs[-1], None
@@ -529,6 +536,7 @@ class Walk(Expander, Compounds):
             self._round_block = None if not blocks or conditional else blocks[-1] if blocks[-1].values else \
                 _round_loop(blocks) if blocks[-1].kind == "group" or blocks[-1].kind == "subshell" else None
             self._round_open = [b for b in blocks if b.values]
+            self._in_loop = first == "mkdir" and any(b.kind in _LOOPS for b in blocks)
             first_new = len(self.commands)
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
             if background is not None:
@@ -646,6 +654,10 @@ class Walk(Expander, Compounds):
         if words[0].text == "eval":
             words = _evaluated(words, self._eval_value(text, spans[k + 1:]))
         head = words[0].text
+        if head == "mkdir" and self._in_loop and self.rounds is None and len(self.dirs) == 1:
+            line = src.position(words[0].start)[0]
+            self.may_make.extend((os.path.normpath(os.path.join(self.dirs[0], w.text)).replace(HOLE, "*"), path, line)
+                                 for w in words[1:] if not w.known and not w.text.startswith("-"))
         if self._round_block is not None and head in ("mkdir", "cp", "rm", "rmdir", "mv") and \
                 len(words) == len(spans) - k and (head in ("mkdir", "cp") or
                                                   not any(c in w.text for w in words[1:] for c in "*?[")):
@@ -725,6 +737,13 @@ class Walk(Expander, Compounds):
             else:
                 moved = os.path.expanduser(target.text)
                 self.dirs = tuple(dict.fromkeys(os.path.normpath(os.path.join(d, moved)) for d in self.dirs))
+                maker = self._may_make(self.dirs) if self.may_make else None
+                if maker is not None:
+                    self.lost = f"`{head} {text[target.start:target.end]}` at {rel_path(self.current, self.root)}:" \
+                        f"{src.position(target.start)[0]}: a folder the walk does not know is there (not in the tree; " \
+                        f"a `mkdir` of a name not known statically, at {rel_path(maker[1], self.root)}:{maker[2]}, " \
+                        "may make it)"
+                    self.dirs, moved_from = (), None
                 if moved_from is not None:
                     # `cd ..` out of a round's folder: the same folder again in every round (or still one a round)
                     dirs = tuple(os.path.normpath(os.path.join(d, moved)) for d in moved_from.dirs)
@@ -1123,6 +1142,17 @@ class Walk(Expander, Compounds):
                 if head == "rm" and recursive:
                     block.gone.add(folders)
         self._made_sure = sure
+
+    def _may_make(self, dirs: Tuple[str, ...]) -> Optional[Tuple[str, str, int]]:
+        """The `mkdir` in a loop that may make one of these folders (may_make), where it is neither in the tree nor
+        made by a command the walk followed (bash 5.2: `for i in 0 1; do mkdir -p ./d$i; done; cd ./d2` failed, and
+        so did `cd ./d1` after a loop whose body stepped i too): None where each is there."""
+        from ..source.observed import note      # recorded: a cached check depends on what is found here
+        for d in dirs:
+            made = next((m for m in self.may_make if glob_match(d, m[0])), None)
+            if made is not None and d not in self.made_dirs and note(d)[0] != "dir":
+                return made
+        return None
 
     def _filled(self, words: List[Word], texts, bases: Optional[Tuple[str, ...]], block: _Block) -> bool:
         """`cp ../*.py ./d$i`, `cp -r ../src ./d$i` into a folder the round made empty: the names it may put there
