@@ -220,3 +220,19 @@ def test_a_file_where_the_round_makes_its_folder_leaves_the_folder_unknown(tmp_p
     (tmp_path / "d1").unlink()
     cmd, _ = _python(tmp_path, f"for((i=0;i<3;i++)); do\n    {make}\n    python3 ../train.py &\n    cd ..\ndone\n")
     assert (cmd.cwd, cmd.ranks) == ((str(tmp_path / "d0"),), 3)
+
+
+def test_a_while_loop_whose_step_comes_before_the_bodys_other_commands(tmp_path):
+    # mindspore-lab/mindrlhf's run_glm4_rlhf.sh: `echo "Epoch number is $epoch"; epoch=$((epoch+1)); msrun ...`. bash
+    # 5.2 ran this body's train.py in d1, d2, d3 with DEVICE_ID 1, 2, 3 (the counter one more from the step on), where
+    # the walk said the loop's launch may not run, once
+    cmd, w = _python(tmp_path, "i=0\nwhile [ $i -lt 3 ]; do\n    echo \"round $i\"\n    i=$((i+1))\n"
+                               "    export DEVICE_ID=$i\n    mkdir -p ./d$i\n    cd ./d$i || exit\n"
+                               "    python3 ../train.py &\n    cd ..\ndone\n")
+    assert (cmd.cwd, cmd.ranks, cmd.conditional) == ((str(tmp_path / "d1"),), 3, False)
+    assert (cmd.rounds.values, cmd.rounds.dirs) == (("1", "2", "3"), tuple(str(tmp_path / f"d{r}") for r in (1, 2, 3)))
+    assert list(w.round_values.values())[-1][1] == ("1", "2", "3")        # DEVICE_ID, one a round
+    # after a compound, or run in the background, the step is not known to run every round
+    for moved in ("    if [ -n \"$X\" ]; then echo; fi\n    i=$((i+1))\n", "    i=$((i+1)) &\n"):
+        cmd, _ = _python(tmp_path, "i=0\nwhile [ $i -lt 3 ]; do\n" + moved + "    python3 train.py\ndone\n")
+        assert (cmd.ranks, cmd.conditional) == (1, True), moved

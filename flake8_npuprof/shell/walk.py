@@ -614,6 +614,8 @@ class Walk(Expander, Compounds):
                 del self.vars[name]
             else:
                 self.vars[name] = old
+        counter = self._round_block.name if self._round_block is not None else None
+        before = self.vars.get(counter) if counter in inline else None    # (the counter's step: `i=$((i+1))`)
         assumed = []                    # per word: built from the assumed start directory
         for a, b in spans[k:]:
             if self.words + len(words) > MAX_WORDS:     # expansions multiply words: `"$@"` in a loop, `$X $X`
@@ -648,7 +650,7 @@ class Walk(Expander, Compounds):
                 if exported:
                     self.exported[name] = s._replace(how="set -a" if self.all_export else "export")
                 if self._round_block is not None and not conditional:
-                    self._round_set(name, text, *valued[name])
+                    self._round_set(name, text, *valued[name], before if name == counter else None)
                 self._changed(name)
             return False
         if words[0].text == "eval":
@@ -718,7 +720,10 @@ class Walk(Expander, Compounds):
                 block = self._round_block
                 assert block is not None    # (_round_folder's answer)
                 self.dirs, self.lost, self._cd_sure = (folders[0],), "", True
-                self.rounds = Rounds(block.at[0], block.at[1], block.name, block.values, folders)
+                # (the counter's values here: one more after a counted while's step before them)
+                stepped = block.known.get(block.name)
+                self.rounds = Rounds(block.at[0], block.at[1], block.name, stepped[1] if stepped is not None and
+                                     self.vars.get(block.name) is stepped[0] else block.values, folders)
                 # an absolute one is where each round goes whatever folder it began in (the loop's later commands)
                 self._anchored = absolute
                 return False
@@ -990,7 +995,7 @@ class Walk(Expander, Compounds):
         rounds = int(hi) - lo + (holds == "<=")
         if rounds < 0 and holds == "!=" or rounds > MAX_ROUNDS:
             return False                # (`while [ $i -ne 3 ]` from 5 counts up for ever)
-        rest = text[body[0]:step[0]]
+        rest = text[body[0]:step[0]] + "\n" + text[step[1]:body[1]]       # (the body but its step)
         if text.startswith(("((", "let"), step[0]) and (self.errexit or re.search(r"\bset\s", rest)):
             return False                # (its status is 1 where it gives 0: bash 5.2 `set -e` stops at `((i++))` of 0)
         # a command that may set the counter where the walk does not follow it: a function, `source`, `eval`
@@ -1005,7 +1010,7 @@ class Walk(Expander, Compounds):
         self.loop_heads[(path, line)] = text[words[0][0]:words[0][1]]
         self._loop_variable(name, path, line, words[1][0])
         block.known = {name: (self.vars.get(name), block.values)} if block.values else {}
-        block.later = [(n, a) for n, a in _body_sets(text, at) if a < step[0]]
+        block.later = [(n, a) for n, a in _body_sets(text, at) if not step[0] <= a < step[1]]
         block.bounds = {n: self.vars.get(n) or self.exported.get(n) for n in names}
         self._loop_began(block, path, line)
         blocks.append(block)
@@ -1055,13 +1060,19 @@ class Walk(Expander, Compounds):
             self._assumed = assumed
         return tuple(out)
 
-    def _round_set(self, name: str, text: str, a: int, b: int) -> None:
+    def _round_set(self, name: str, text: str, a: int, b: int, before: Optional[Setting] = None) -> None:
         """A variable a counted loop's body sets (`export DEVICE_ID=$i`): its value round by round, where the walk's
-        one value of it is not known."""
+        one value of it is not known. before: the counter's setting its step (`i=$((i+1))`) reads, each round's value
+        (a counted while's step before the body's other commands: bash 5.2 ran them with the counter one more)."""
         block = self._round_block
         s = self.vars[name]
         assert block is not None    # (the caller's test)
-        vals = self._per_round(text, a, b) if HOLE in s.value else None
+        if before is not None:
+            self.vars[name] = before
+        try:
+            vals = self._per_round(text, a, b) if HOLE in s.value else None
+        finally:
+            self.vars[name] = s
         if vals is not None:
             block.known[name] = (s, vals)
             self.round_values[(s.path, s.start)] = (block.at, vals)
