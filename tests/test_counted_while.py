@@ -200,7 +200,8 @@ def test_a_counted_for_whose_body_steps_its_variable_in_old_arithmetic_stays_unk
     assert (cmd.cwd, cmd.ranks) == ((str(tmp_path / "d0"),), 4)
 
 
-@pytest.mark.parametrize("head, step", [("i=0\nwhile [ $i -lt 4 ]; do", "    i=$((i+1))\n"), ("for ((i=0; i<4; i++)); do", "")])
+@pytest.mark.parametrize("head, step", [("i=0\nwhile [ $i -lt 4 ]; do", "    i=$((i+1))\n"),
+                                        ("for ((i=0; i<4; i++)); do", "")])
 def test_a_nameref_to_the_counter_declared_before_the_loop_leaves_its_rounds_unknown(tmp_path, head, step):
     # bash 5.2: `declare -n r=i` before the loop, `r=$((r+1))` in its body: d0 and d2 alone (the walk said d0 ... d3)
     launcher = f"declare -n r=i\n{head}\n" + BODY + "    r=$((r+1))\n" + step + "done\n"

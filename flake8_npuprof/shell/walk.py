@@ -745,9 +745,9 @@ class Walk(Expander, Compounds):
                 maker = self._may_make(self.dirs) if self.may_make else None
                 if maker is not None:
                     self.lost = f"`{head} {text[target.start:target.end]}` at {rel_path(self.current, self.root)}:" \
-                        f"{src.position(target.start)[0]}: a folder the walk does not know is there (not in the tree; " \
-                        f"a `mkdir` of a name not known statically, at {rel_path(maker[1], self.root)}:{maker[2]}, " \
-                        "may make it)"
+                        f"{src.position(target.start)[0]}: a folder the walk does not know is there (not in the " \
+                        f"tree; a `mkdir` of a name not known statically, at {rel_path(maker[1], self.root)}:" \
+                        f"{maker[2]}, may make it)"
                     self.dirs, moved_from = (), None
                 if moved_from is not None:
                     # `cd ..` out of a round's folder: the same folder again in every round (or still one a round)
