@@ -198,3 +198,42 @@ def test_a_counted_for_whose_body_steps_its_variable_in_old_arithmetic_stays_unk
     assert (cmd.cwd, cmd.rounds, cmd.ranks) == ((), None, 0)
     cmd, _ = _python(tmp_path, launcher.replace("$[i++]", "$[i+1]"))
     assert (cmd.cwd, cmd.ranks) == ((str(tmp_path / "d0"),), 4)
+
+
+@pytest.mark.parametrize("head, step", [("i=0\nwhile [ $i -lt 4 ]; do", "    i=$((i+1))\n"),
+                                        ("for ((i=0; i<4; i++)); do", "")])
+def test_a_nameref_to_the_counter_declared_before_the_loop_leaves_its_rounds_unknown(tmp_path, head, step):
+    # bash 5.2: `declare -n r=i` before the loop, `r=$((r+1))` in its body: d0 and d2 alone (the walk said d0 ... d3)
+    launcher = f"declare -n r=i\n{head}\n" + BODY + "    r=$((r+1))\n" + step + "done\n"
+    cmd, _ = _python(tmp_path, launcher)
+    assert (cmd.cwd, cmd.rounds, cmd.ranks) == ((), None, 0)
+    cmd, _ = _python(tmp_path, launcher.replace("declare -n r=i", "declare r=i"))
+    assert (cmd.cwd, cmd.ranks) == ((str(tmp_path / "d0"),), 4)
+
+
+@pytest.mark.parametrize("make, ranks", [("mkdir -p d$i && cd d$i", 3), ("set -e\n    mkdir -p d$i\n    cd d$i", 0)])
+def test_a_file_where_the_round_makes_its_folder_leaves_the_folder_unknown(tmp_path, make, ranks):
+    # bash 5.2 with a plain file d1: `mkdir -p d1` failed ("File exists") and `&& cd d1` was skipped, so round 1 ran in
+    # the launcher's folder and its `cd ..` left it; under set -e the launcher stopped in round 1 (d0 alone)
+    (tmp_path / "d1").write_text("")
+    cmd, _ = _python(tmp_path, f"for((i=0;i<3;i++)); do\n    {make}\n    python3 ../train.py &\n    cd ..\ndone\n")
+    assert (cmd.cwd, cmd.rounds, cmd.ranks) == ((), None, ranks)
+    (tmp_path / "d1").unlink()
+    cmd, _ = _python(tmp_path, f"for((i=0;i<3;i++)); do\n    {make}\n    python3 ../train.py &\n    cd ..\ndone\n")
+    assert (cmd.cwd, cmd.ranks) == ((str(tmp_path / "d0"),), 3)
+
+
+def test_a_while_loop_whose_step_comes_before_the_bodys_other_commands(tmp_path):
+    # mindspore-lab/mindrlhf's run_glm4_rlhf.sh: `echo "Epoch number is $epoch"; epoch=$((epoch+1)); msrun ...`. bash
+    # 5.2 ran this body's train.py in d1, d2, d3 with DEVICE_ID 1, 2, 3 (the counter one more from the step on), where
+    # the walk said the loop's launch may not run, once
+    cmd, w = _python(tmp_path, "i=0\nwhile [ $i -lt 3 ]; do\n    echo \"round $i\"\n    i=$((i+1))\n"
+                               "    export DEVICE_ID=$i\n    mkdir -p ./d$i\n    cd ./d$i || exit\n"
+                               "    python3 ../train.py &\n    cd ..\ndone\n")
+    assert (cmd.cwd, cmd.ranks, cmd.conditional) == ((str(tmp_path / "d1"),), 3, False)
+    assert (cmd.rounds.values, cmd.rounds.dirs) == (("1", "2", "3"), tuple(str(tmp_path / f"d{r}") for r in (1, 2, 3)))
+    assert list(w.round_values.values())[-1][1] == ("1", "2", "3")        # DEVICE_ID, one a round
+    # after a compound, or run in the background, the step is not known to run every round
+    for moved in ("    if [ -n \"$X\" ]; then echo; fi\n    i=$((i+1))\n", "    i=$((i+1)) &\n"):
+        cmd, _ = _python(tmp_path, "i=0\nwhile [ $i -lt 3 ]; do\n" + moved + "    python3 train.py\ndone\n")
+        assert (cmd.ranks, cmd.conditional) == (1, True), moved

@@ -330,3 +330,28 @@ def test_an_exit_in_a_subshell_of_the_round_ends_that_subshell_alone(tmp_path):
         seen[line] = (cmd.cwd, cmd.ranks)
     kept, cut = ((str(tmp_path / "d0"),), 3), ((), 0)
     assert list(seen.values()) == [kept, kept, kept, cut, cut]
+
+
+@pytest.mark.parametrize("loop, cd, known", [
+    # bash 5.2: each round made its folder, and `cd ./d2` after the loop ran train.py in d2
+    ("for ((i=0; i<3; i++)); do mkdir ./d$i; done", "cd ./d2", True),
+    ("for i in 0 1 2; do mkdir -p ./d$i; done", "cd ./d1", True),
+    # the body steps i too: d0 and d2 alone (bash 5.2: `cd: ./d1: No such file or directory`)
+    ("for ((i=0; i<3; i++)); do mkdir -p ./d$i; i=$((i+1)); done", "cd ./d1", False),
+    # rounds from the caller's argument (none given: no round; bash 5.2 ran train.py in the launcher's folder)
+    ("N=$1\nfor ((i=0; i<N; i++)); do mkdir -p ./d$i; done", "cd ./d1", False),
+    # no round makes d2 (bash 5.2: the cd failed, train.py ran in the launcher's folder)
+    ("for i in 0 1; do mkdir -p ./d$i; done", "cd ./d2", False),
+])
+def test_a_cd_after_the_loop_into_a_folder_its_rounds_made(tmp_path, loop, cd, known):
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(f"{loop}\n{cd}\npython3 ../train.py\n")
+    (cmd,) = [c for c in Walk(str(tmp_path / "run.sh")).run().commands if c.words[0].text == "python3"]
+    folder = str(tmp_path / cd.split("/")[-1])
+    if known:
+        assert (cmd.cwd, cmd.lost) == ((folder,), "")
+    else:
+        assert cmd.cwd == ()
+        assert cmd.lost == (f"`{cd}` at run.sh:{loop.count(chr(10)) + 2}: a folder the walk does not know is there "
+                            f"(not in the tree; a `mkdir` of a name not known statically, at run.sh:"
+                            f"{loop.count(chr(10)) + 1}, may make it)")

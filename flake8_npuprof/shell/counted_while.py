@@ -13,6 +13,9 @@ from .parse import _lexed, _loop_body, _words_in
 # the test as bash runs the body while it holds: `while [ $i -lt N ]` is `until [ $i -ge N ]` (i < N)
 _HOLDS = {("while", "-lt"): "<", ("while", "-le"): "<=", ("while", "-ne"): "!=",
           ("until", "-ge"): "<", ("until", "-gt"): "<=", ("until", "-eq"): "!="}
+# what opens or closes a compound: a step after one is not known to run every round in this shell
+_COMPOUND = frozenset({"for", "while", "until", "if", "case", "select", "{", "}", "function", "then", "do", "done",
+                       "fi", "else", "elif", "esac", "!", "(", ")", "[[", "exit", "return", "break", "continue"})
 _COUNTER = r'"?\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))"?'     # (compiled where first needed, not at import)
 
 
@@ -21,7 +24,7 @@ class CountedWhile(NamedTuple):
     holds: str                  # "<", "<=" or "!=": the body runs while counter holds it against the bound
     bound: Tuple[int, int]      # the bound's word
     body: Tuple[int, int]       # the body (after `do`, up to `done`)
-    step: Tuple[int, int]       # the step: the body's last command
+    step: Tuple[int, int]       # the step: the body's last command, or one of its plain commands before any other
 
 
 def _step(name: str) -> "re.Pattern[str]":
@@ -63,11 +66,19 @@ def counted_while(text: str, words, op: str, at: int, read: Optional[List[int]] 
         return None
     name = counter.group(1) or counter.group(2)
     body = _lexed(text, found[0], found[1])
-    if not body or not body[-1][0] or body[-1][1] not in (";", "\n") or \
-            len(body) > 1 and body[-2][1] in ("&&", "||", "|"):
+    if not body or not body[-1][0]:
         return None
+    stepping = _step(name)
     spans = body[-1][0]
-    step = (spans[0][0], spans[-1][1])
-    if not _step(name).fullmatch(text, *step):
-        return None
-    return CountedWhile(name, holds, inner[2], (found[0], found[1]), step)
+    if body[-1][1] in (";", "\n") and (len(body) == 1 or body[-2][1] not in ("&&", "||", "|")) and \
+            stepping.fullmatch(text, spans[0][0], spans[-1][1]):
+        return CountedWhile(name, holds, inner[2], (found[0], found[1]), (spans[0][0], spans[-1][1]))
+    # the step before the body's other commands, after plain ones alone (mindspore-lab/mindrlhf's run_glm4_rlhf.sh:
+    # `echo "Epoch number is $epoch"; epoch=$((epoch+1)); msrun ...`): bash 5.2 ran it as many rounds, the counter
+    # one more from the step on
+    for spans, op, _ in body[:-1]:
+        if not spans or op not in (";", "\n") or text[spans[0][0]:spans[0][1]] in _COMPOUND:
+            return None
+        if stepping.fullmatch(text, spans[0][0], spans[-1][1]):
+            return CountedWhile(name, holds, inner[2], (found[0], found[1]), (spans[0][0], spans[-1][1]))
+    return None

@@ -192,6 +192,43 @@ def _lexed(text: str, start: int, stop: Optional[int]) -> list:
     return found
 
 
+_OPENS = frozenset({"if", "for", "while", "until", "case", "select", "{", "function"})   # what opens a compound
+
+
+def keyword_split(text: str, start: int, stop: Optional[int]) -> list:
+    """_lexed's commands, with a compound opened on the line of a `then`, `else`, `do` or `{` (`then { a; } & fi`,
+    `do for j in 1 2; do`, `else ( a ) &`: the lexer's one command `then {`, `then` before a `(`) split into the
+    keyword and the compound, which the walk reads as it reads one opened on its own line. Kept as _lexed's are; the
+    lexer's own commands stay whole (slices of a text's commands are counted in them)."""
+    found = _lexed(text, start, stop)
+    table = _LEXED[text]
+    split = table.get(("split", start, stop))
+    if split is None:
+        split = found
+        for k, (words, op, at) in enumerate(found):
+            if words and text.startswith(("then", "else", "do", "{"), words[0][0]) and \
+                    text[words[0][0]:words[0][1]] in ("then", "else", "do", "{") and \
+                    (len(words) > 1 and text[words[1][0]:words[1][1]] in _OPENS or len(words) == 1 and op == "("):
+                split = found[:k] + _keyword_rest(text, found[k:])
+                break
+        table[("split", start, stop)] = split
+    return split
+
+
+def _keyword_rest(text: str, commands: list) -> list:
+    out: list = []
+    for words, op, at in commands:
+        while len(words) > 1 and text[words[0][0]:words[0][1]] in ("then", "else", "do", "{") and \
+                text[words[1][0]:words[1][1]] in _OPENS:
+            out.append((words[:1], "", words[1][0]))
+            words = words[1:]
+        if len(words) == 1 and op == "(" and text[words[0][0]:words[0][1]] in ("then", "else", "do", "{"):
+            out.append((words, "", at))
+            words = []
+        out.append((words, op, at))
+    return out
+
+
 def _following(text: str, i: int):
     """The commands from i to the end of the text (lexed_commands(text, i), or with _pipelines' `&` given to a
     pipeline's commands, which the finders of a body's end do not read), from the whole text's commands where it has
@@ -439,6 +476,9 @@ def _loop_body(text: str, at: int) -> Optional[Tuple[int, int, int]]:
             words = words[1:]
             if not words:
                 continue
+            head = text[words[0][0]:words[0][1]]
+        while head in ("then", "else", "do", "{") and len(words) > 1:
+            words = words[1:]           # (`then for j in 1 2; do`: a loop opened on the line of a keyword)
             head = text[words[0][0]:words[0][1]]
         if head in ("for", "while", "until", "select"):
             depth += 1

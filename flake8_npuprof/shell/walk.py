@@ -23,7 +23,7 @@ from .control import Compounds
 from .counted_while import counted_while
 from .expand import Expander
 from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, brace_body,
-                    named_loop_count, no_rounds, set_unfollowed, without_redirections)
+                    keyword_split, named_loop_count, no_rounds, set_unfollowed, without_redirections)
 from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_COMMANDS, MAX_SOURCED, MAX_WORDS,
                     Command, EnvView, Rounds, Setting, _Block, within)
 from .words import glob_match, integer_value
@@ -70,6 +70,13 @@ def _rounds_differ(body: str, names: Tuple[str, ...]) -> bool:
         re.search(rf"\bfor\s*(?:\(\(\s*)?{name}\b", body) is not None or any(
             set_unfollowed(body, n) or re.search(rf"(?<![\w$-]){n}(?:\+?=|\+\+|--)|\+\+{n}\b|--{n}\b(?=\s*[])}}:,])",
                                                  body) for n in names)
+
+
+def _nameref(text: str) -> bool:
+    """Whether the file declares a nameref anywhere (`declare -n r=i` before a loop: `r=$((r+1))` in its body steps i,
+    bash 5.2 ran d0 and d2 alone): a counted loop's rounds are then not read as alike."""
+    return ("declare" in text or "typeset" in text or "local" in text) and \
+        re.search(r"\b(?:declare|typeset|local)\s+(?:-\w+\s+)*-\w*n", text) is not None
 
 
 class Walk(Expander, Compounds):
@@ -165,6 +172,10 @@ class Walk(Expander, Compounds):
         self.round_words: Dict[int, Tuple[Optional[Tuple[str, ...]], ...]] = {}
         # the folders an unconditional `mkdir` of known words made (a round's `mkdir ./work/d$i` needs ./work)
         self.made_dirs: set = set()
+        # folders a `mkdir` in a loop may make, named by a value not known statically (`mkdir ./d$i` in rounds not
+        # known): (the folder as a glob, the file, the line); a later `cd` to one not in the tree may fail there
+        self.may_make: List[Tuple[str, str, int]] = []
+        self._in_loop = False           # the command being walked is in a loop (set for a `mkdir` only)
         # ... a variable such a body sets from its loop's variable: (file, offset of the name) -> (the loop's file and
         # line, its value round by round)
         self.round_values: Dict[Tuple[str, int], Tuple[Tuple[str, int], Tuple[str, ...]]] = {}
@@ -269,7 +280,7 @@ class Walk(Expander, Compounds):
         pending: Optional[Tuple[_Block, str]] = None    # one that an exit ended, and the operator after it
         sure = False            # the command before is a `cd` that certainly succeeds: a command after `||` is skipped
         made = False            # ... a `mkdir` that certainly makes its folders: a command after `&&` runs
-        lexed = _lexed(text, start, stop)
+        lexed = keyword_split(text, start, stop)
         # `cd ./d && python3 train.py &`: the whole list runs in a background subshell, and the shell stays where it was
         # (bash 5.2); its folder as the list began, and the list's last command
         background: Optional[Tuple[int, tuple]] = None
@@ -407,6 +418,9 @@ class Walk(Expander, Compounds):
                     # the body sets a bound, which bash reads again at every round: how often it ran is not known
                     for i in range(loop.first, len(self.commands)):
                         self.commands[i] = self.commands[i]._replace(ranks=0)
+                if loop is not None and loop.values and loop.made and not loop.broken:
+                    # each round's folder, made in every round (bash 5.2: `cd ./d2` after the loop went there)
+                    self.made_dirs.update(f for folders in loop.made for f in folders)
                 left = None             # the folder of its last round the loop leaves the shell in
                 if loop is not None and self.rounds is not None and (self.rounds.path, self.rounds.line) == loop.at:
                     left, self.rounds = self.rounds.dirs[-1], None
@@ -522,7 +536,15 @@ class Walk(Expander, Compounds):
             self._round_block = None if not blocks or conditional else blocks[-1] if blocks[-1].values else \
                 _round_loop(blocks) if blocks[-1].kind == "group" or blocks[-1].kind == "subshell" else None
             self._round_open = [b for b in blocks if b.values]
+            self._in_loop = first == "mkdir" and any(b.kind in _LOOPS for b in blocks)
+            first_new = len(self.commands)
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
+            if background is not None:
+                # `python3 train.py || echo failed &`: bash runs the whole list in a background subshell (an exit in
+                # it ends that subshell alone)
+                for i in range(first_new, len(self.commands)):
+                    self.commands[i] = self.commands[i]._replace(background=True)
+                ends = False
             # (`mkdir -p ./d$i || exit 1`: the exit does not run where the mkdir certainly makes the folder)
             sure = (self._cd_sure or self._made_sure) and op == "||"
             made = self._made_sure and not piped
@@ -592,6 +614,8 @@ class Walk(Expander, Compounds):
                 del self.vars[name]
             else:
                 self.vars[name] = old
+        counter = self._round_block.name if self._round_block is not None else None
+        before = self.vars.get(counter) if counter in inline else None    # (the counter's step: `i=$((i+1))`)
         assumed = []                    # per word: built from the assumed start directory
         for a, b in spans[k:]:
             if self.words + len(words) > MAX_WORDS:     # expansions multiply words: `"$@"` in a loop, `$X $X`
@@ -626,12 +650,16 @@ class Walk(Expander, Compounds):
                 if exported:
                     self.exported[name] = s._replace(how="set -a" if self.all_export else "export")
                 if self._round_block is not None and not conditional:
-                    self._round_set(name, text, *valued[name])
+                    self._round_set(name, text, *valued[name], before if name == counter else None)
                 self._changed(name)
             return False
         if words[0].text == "eval":
             words = _evaluated(words, self._eval_value(text, spans[k + 1:]))
         head = words[0].text
+        if head == "mkdir" and self._in_loop and self.rounds is None and len(self.dirs) == 1:
+            line = src.position(words[0].start)[0]
+            self.may_make.extend((os.path.normpath(os.path.join(self.dirs[0], w.text)).replace(HOLE, "*"), path, line)
+                                 for w in words[1:] if not w.known and not w.text.startswith("-"))
         if self._round_block is not None and head in ("mkdir", "cp", "rm", "rmdir", "mv") and \
                 len(words) == len(spans) - k and (head in ("mkdir", "cp") or
                                                   not any(c in w.text for w in words[1:] for c in "*?[")):
@@ -692,7 +720,10 @@ class Walk(Expander, Compounds):
                 block = self._round_block
                 assert block is not None    # (_round_folder's answer)
                 self.dirs, self.lost, self._cd_sure = (folders[0],), "", True
-                self.rounds = Rounds(block.at[0], block.at[1], block.name, block.values, folders)
+                # (the counter's values here: one more after a counted while's step before them)
+                stepped = block.known.get(block.name)
+                self.rounds = Rounds(block.at[0], block.at[1], block.name, stepped[1] if stepped is not None and
+                                     self.vars.get(block.name) is stepped[0] else block.values, folders)
                 # an absolute one is where each round goes whatever folder it began in (the loop's later commands)
                 self._anchored = absolute
                 return False
@@ -711,6 +742,13 @@ class Walk(Expander, Compounds):
             else:
                 moved = os.path.expanduser(target.text)
                 self.dirs = tuple(dict.fromkeys(os.path.normpath(os.path.join(d, moved)) for d in self.dirs))
+                maker = self._may_make(self.dirs) if self.may_make else None
+                if maker is not None:
+                    self.lost = f"`{head} {text[target.start:target.end]}` at {rel_path(self.current, self.root)}:" \
+                        f"{src.position(target.start)[0]}: a folder the walk does not know is there (not in the " \
+                        f"tree; a `mkdir` of a name not known statically, at {rel_path(maker[1], self.root)}:" \
+                        f"{maker[2]}, may make it)"
+                    self.dirs, moved_from = (), None
                 if moved_from is not None:
                     # `cd ..` out of a round's folder: the same folder again in every round (or still one a round)
                     dirs = tuple(os.path.normpath(os.path.join(d, moved)) for d in moved_from.dirs)
@@ -914,7 +952,7 @@ class Walk(Expander, Compounds):
         body may set the variable or what its bounds read (names[1:]), or `continue`/`break` in it: each round then
         starts from what the body left, or some do not run, and rounds are not alike."""
         found = _loop_body(text, at)
-        if found is None or _rounds_differ(text[found[0]:found[1]], names):
+        if found is None or _rounds_differ(text[found[0]:found[1]], names) or _nameref(text):
             return ()
         values: List[str] = []
         if counted is not None:
@@ -957,11 +995,11 @@ class Walk(Expander, Compounds):
         rounds = int(hi) - lo + (holds == "<=")
         if rounds < 0 and holds == "!=" or rounds > MAX_ROUNDS:
             return False                # (`while [ $i -ne 3 ]` from 5 counts up for ever)
-        rest = text[body[0]:step[0]]
+        rest = text[body[0]:step[0]] + "\n" + text[step[1]:body[1]]       # (the body but its step)
         if text.startswith(("((", "let"), step[0]) and (self.errexit or re.search(r"\bset\s", rest)):
             return False                # (its status is 1 where it gives 0: bash 5.2 `set -e` stops at `((i++))` of 0)
         # a command that may set the counter where the walk does not follow it: a function, `source`, `eval`
-        if _rounds_differ(rest, (name, *names)) or re.search(_UNFOLLOWED_RUN, rest) or \
+        if _rounds_differ(rest, (name, *names)) or _nameref(text) or re.search(_UNFOLLOWED_RUN, rest) or \
                 any(re.search(rf"(?<![\w$-]){re.escape(f)}\b", rest) for f in self.functions):
             return False
         line = src.position(words[0][0])[0]
@@ -972,7 +1010,7 @@ class Walk(Expander, Compounds):
         self.loop_heads[(path, line)] = text[words[0][0]:words[0][1]]
         self._loop_variable(name, path, line, words[1][0])
         block.known = {name: (self.vars.get(name), block.values)} if block.values else {}
-        block.later = [(n, a) for n, a in _body_sets(text, at) if a < step[0]]
+        block.later = [(n, a) for n, a in _body_sets(text, at) if not step[0] <= a < step[1]]
         block.bounds = {n: self.vars.get(n) or self.exported.get(n) for n in names}
         self._loop_began(block, path, line)
         blocks.append(block)
@@ -1022,13 +1060,19 @@ class Walk(Expander, Compounds):
             self._assumed = assumed
         return tuple(out)
 
-    def _round_set(self, name: str, text: str, a: int, b: int) -> None:
+    def _round_set(self, name: str, text: str, a: int, b: int, before: Optional[Setting] = None) -> None:
         """A variable a counted loop's body sets (`export DEVICE_ID=$i`): its value round by round, where the walk's
-        one value of it is not known."""
+        one value of it is not known. before: the counter's setting its step (`i=$((i+1))`) reads, each round's value
+        (a counted while's step before the body's other commands: bash 5.2 ran them with the counter one more)."""
         block = self._round_block
         s = self.vars[name]
         assert block is not None    # (the caller's test)
-        vals = self._per_round(text, a, b) if HOLE in s.value else None
+        if before is not None:
+            self.vars[name] = before
+        try:
+            vals = self._per_round(text, a, b) if HOLE in s.value else None
+        finally:
+            self.vars[name] = s
         if vals is not None:
             block.known[name] = (s, vals)
             self.round_values[(s.path, s.start)] = (block.at, vals)
@@ -1070,6 +1114,18 @@ class Walk(Expander, Compounds):
             if id(w) not in kept:
                 continue
             folders = tuple(os.path.normpath(os.path.join(base, t[r] if t else w.text)) for r, base in enumerate(bases))
+            if head == "mkdir" and parents and not any(
+                    all(x == f or f.startswith(x.rstrip("/") + "/") for x, f in zip(g, folders)) for g in block.gone) \
+                    and any(map(_blocked, folders)):
+                # a file there (or in its way): bash 5.2's `mkdir -p d1` failed ("File exists"), `&& cd d1` was skipped,
+                # and set -e stopped there
+                if self.errexit and op not in ("&&", "||"):
+                    self._stops = f"(`{text[words[0].start:words[-1].end]}` stops the shell under set -e: a file is " \
+                        "where it makes a folder)"
+                    return
+                sure = False
+                block.made.discard(folders)
+                continue
             if head == "mkdir" and (parents or all(self._there(os.path.dirname(f), block, r)
                                                    for r, f in enumerate(folders))):
                 # without -p, one there already fails (bash 5.2: `set -e` stops at `mkdir ./d0` a run before left)
@@ -1097,6 +1153,17 @@ class Walk(Expander, Compounds):
                 if head == "rm" and recursive:
                     block.gone.add(folders)
         self._made_sure = sure
+
+    def _may_make(self, dirs: Tuple[str, ...]) -> Optional[Tuple[str, str, int]]:
+        """The `mkdir` in a loop that may make one of these folders (may_make), where it is neither in the tree nor
+        made by a command the walk followed (bash 5.2: `for i in 0 1; do mkdir -p ./d$i; done; cd ./d2` failed, and
+        so did `cd ./d1` after a loop whose body stepped i too): None where each is there."""
+        from ..source.observed import note      # recorded: a cached check depends on what is found here
+        for d in dirs:
+            made = next((m for m in self.may_make if glob_match(d, m[0])), None)
+            if made is not None and d not in self.made_dirs and note(d)[0] != "dir":
+                return made
+        return None
 
     def _filled(self, words: List[Word], texts, bases: Optional[Tuple[str, ...]], block: _Block) -> bool:
         """`cp ../*.py ./d$i`, `cp -r ../src ./d$i` into a folder the round made empty: the names it may put there
@@ -1297,6 +1364,20 @@ _EVAL_SYNTAX = re.compile(r"""["'`$\\;&|<>(){}~#=]""")
 
 
 _EVAL_VARIABLE = re.compile(r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?')
+
+
+def _blocked(folder: str) -> bool:
+    """Whether something not a folder is at folder or at one of the folders above it up to the first one there (in
+    the tree the walk reads): `mkdir -p` of it fails."""
+    from ..source.observed import note      # recorded: a cached check depends on what is found here
+    while True:
+        kind = note(folder)[0]
+        if kind != "missing":
+            return kind != "dir"
+        up = os.path.dirname(folder)
+        if up == folder:
+            return False
+        folder = up
 
 
 def _evaluated(words: List[Word], value: Optional[str] = None) -> List[Word]:
