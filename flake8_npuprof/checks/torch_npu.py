@@ -174,7 +174,8 @@ def _legacy(ctx, call: ast.Call, full: str) -> None:
                 gone, "use torch_npu.profiler.profile with _ExperimentalConfig")
     elif full == "torch.autograd.profiler.profile" and any(k.arg == "use_npu" for k in call.keywords):
         kw = next(k for k in call.keywords if k.arg == "use_npu")
-        _report(ctx, "NPP308", kw, f"torch.autograd.profiler.profile(use_npu=...) takes use_npu only as {K.USE_NPU_TAKEN}",
+        _report(ctx, "NPP308", kw, clause("torch.autograd.profiler.profile(use_npu=...) needs torch_npu's own profile",
+                                          aside(K.USE_NPU_WHERE)),
                 _use_npu("runs on a torch without use_npu, which raises TypeError"), "use torch_npu.profiler.profile")
     elif full == "torch.autograd.profiler.profile":
         # `profile(**prof_kwargs)`, the dict built above with use_npu (on every path, or on some branches)
@@ -188,8 +189,9 @@ def _legacy(ctx, call: ast.Call, full: str) -> None:
             branches = "branches" if len(spread.lines) > 1 else "branch"
             only = Condition("when", f"when {spread.when} ({at})", f"on the {branches} of {at}") \
                 if not spread.every else None
-            _report(ctx, "NPP308", kw, f"**{spread.name} gives profile() use_npu{'' if only else f' ({at})'}, which "
-                    f"only {K.USE_NPU_TAKEN} takes", _use_npu("runs on a torch without it: TypeError"),
+            _report(ctx, "NPP308", kw, clause(f"**{spread.name} gives profile() use_npu{'' if only else f' ({at})'}, "
+                                              "which needs torch_npu's own profile", aside(K.USE_NPU_WHERE)),
+                    _use_npu("runs on a torch without it: TypeError"),
                     "use torch_npu.profiler.profile", lines=spread.lines, condition=only)
 
 

@@ -53,7 +53,8 @@ def span(releases: Iterable[str]) -> str:
 
 
 # the builds where torch.autograd.profiler.profile is torch_npu's own, which takes use_npu (words for a message)
-USE_NPU_TAKEN = "torch_npu's own profile (its builds for torch 1.8.1-2.0.1 put it in torch.autograd.profiler)"
+USE_NPU_WHERE = "its builds for torch 1.8.1-2.0.1 put it in torch.autograd.profiler"
+USE_NPU_TAKEN = f"torch_npu's own profile ({USE_NPU_WHERE})"
 
 
 def use_npu_builds() -> dict:
