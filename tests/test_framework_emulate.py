@@ -588,13 +588,24 @@ def test_a_mindspore_profiler_with_a_string_level_collects_level0(tmp_path, caps
         "usable data: yes; less useful: NPP350 (see above)"]
 
 
+# torch_npu 5.0's builds for torch 1.8.1-2.0.1 (6.0.rc1-rc2.1's for torch 1.11) put their own profile, which takes
+# use_npu, in torch.autograd.profiler (data/sources.json torch_npu.legacy); it said "existed only in the old torch
+# 1.5/1.8 NPU forks: TypeError on a torch without use_npu"
+OWN = "only torch_npu's own profile (its builds for torch 1.8.1-2.0.1 put it in torch.autograd.profiler) takes use_npu"
+
+
 def test_autograd_profile_with_use_npu_fails(tmp_path, capsys):
     path = tmp_path / "old.py"
     path.write_text("import torch\nimport torch_npu\nwith torch.autograd.profiler.profile(use_npu=True) as prof:\n"
                     "    step()\n")
     code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, path)
-    assert code == 1 and out[1] == ("old.py:3 legacy: FAILS: torch.autograd.profiler.profile(use_npu=...) existed only "
-                                    "in the old torch 1.5/1.8 NPU forks: TypeError on a torch without use_npu")
+    assert code == 1 and out[1] == ("old.py:3 legacy: FAILS: torch.autograd.profiler.profile(use_npu=...) raises "
+                                    f"TypeError on torch_npu 7.3: {OWN}")
+    # on 6.0 (and on any release) some builds take it: unknown, not "fails"
+    code, out = _emulate(capsys, "--torch-npu", "6.0", "--cwd", tmp_path, path)
+    assert out[1] == ("old.py:3 legacy: UNKNOWN: torch.autograd.profiler.profile(use_npu=...) depends on the build on "
+                      "torch_npu 6.0 (6.0.rc1-6.0.rc2.1 for torch 1.11.0 take it; its other builds raise TypeError): "
+                      f"{OWN}")
 
 
 def test_autograd_profile_with_use_npu_through_kwargs(tmp_path, capsys):
@@ -605,12 +616,12 @@ def test_autograd_profile_with_use_npu_through_kwargs(tmp_path, capsys):
                     "every = dict(use_npu=True)\ntorch.autograd.profiler.profile(**every)\n", encoding="utf-8")
     code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, path)
     assert code == 1 and out[1:4] == [
-        "prof.py:8 legacy: FAILS: torch.autograd.profiler.profile(**kw) passes use_npu (line 5), which existed only "
-        "in the old torch 1.5/1.8 NPU forks: TypeError on a torch without use_npu (when sys.argv[1] == 'npu')",
-        "prof.py:11 legacy: FAILS: torch.autograd.profiler.profile(**every) passes use_npu (line 10), which existed "
-        "only in the old torch 1.5/1.8 NPU forks: TypeError on a torch without use_npu",
+        "prof.py:8 legacy: FAILS: torch.autograd.profiler.profile(**kw) passes use_npu (line 5), which raises "
+        f"TypeError on torch_npu 7.3: {OWN} (when sys.argv[1] == 'npu')",
+        "prof.py:11 legacy: FAILS: torch.autograd.profiler.profile(**every) passes use_npu (line 10), which raises "
+        f"TypeError on torch_npu 7.3: {OWN}",
         "usable data: no (line 8, when sys.argv[1] == 'npu': torch.autograd.profiler.profile(**kw) passes use_npu "
-        "(line 5), which existed only in the old torch 1.5/1.8 NPU forks: TypeError on a torch without use_npu)"]
+        f"(line 5), which raises TypeError on torch_npu 7.3: {OWN})"]
 
 
 def test_a_profiler_that_raises_is_said_under_msprof(tmp_path, capsys):
@@ -626,15 +637,15 @@ def test_a_profiler_that_raises_is_said_under_msprof(tmp_path, capsys):
     code, out = _emulate(capsys, *msprof, "--run-prof")
     assert code == 0 and out[3:6] == [
         "  ! under msprof too, train.py stops with this error: line 13, when args.run_prof and i >= 5: "
-        "torch.autograd.profiler.profile(use_npu=...) existed only in the old torch 1.5/1.8 NPU forks: TypeError on "
-        "a torch without use_npu: msprof collects the run until then",
+        f"torch.autograd.profiler.profile(use_npu=...) raises TypeError on torch_npu 7.3: {OWN}: msprof collects the "
+        "run until then",
         "<command line>:1 msprof: COLLECTS task_trace, aic_metrics into …/prof", "usable data: yes"]
     # the JSON report carries it among the launch's warnings
     code, out = _emulate(capsys, "--format", "json", *msprof, "--run-prof")
     assert json.loads("\n".join(out))["launch"]["traps"] == [
         "under msprof too, train.py stops with this error: line 13, when args.run_prof and i >= 5: "
-        "torch.autograd.profiler.profile(use_npu=...) existed only in the old torch 1.5/1.8 NPU forks: TypeError on "
-        "a torch without use_npu: msprof collects the run until then"]
+        f"torch.autograd.profiler.profile(use_npu=...) raises TypeError on torch_npu 7.3: {OWN}: msprof collects the "
+        "run until then"]
     # without --run-prof the profiler never runs: nothing to say
     code, out = _emulate(capsys, *msprof)
     assert code == 0 and not any("stops with this error" in line for line in out)

@@ -70,6 +70,7 @@ HEAD = "engine.py, which main.py imports, profiles with the legacy profiler API:
 CUDA = "engine.py:23 `torch.autograd.profiler.profile(use_cuda=True)`"
 NPU = "engine.py:20 `torch.autograd.profiler.profile(use_npu=True)`"
 CANN = "engine.py:29 `torch.npu.profile('./cann_profiling')`"
+OWN = "torch_npu's own profile (its builds for torch 1.8.1-2.0.1 put it in torch.autograd.profiler)"
 
 
 @pytest.fixture()
@@ -99,14 +100,23 @@ def test_calls_the_launch_never_makes_leave_the_answer_no(project, capsys):
 
 
 def test_a_call_the_launch_makes_in_a_loop_stops_the_job_if_it_gets_there(project, capsys):
-    code, lines = _tail(capsys, str(project), "--", "--prof")
+    code, lines = _tail(capsys, "--torch-npu", "7.3", str(project), "--", "--prof")
     said = (f"{PROFILE}; {HEAD}{NPU} runs in this launch, in the loop on line 16 of engine.py, and raises TypeError on "
-            "torch_npu 5.0+ (use_npu is a keyword of the old torch 1.5/1.8 NPU forks only; torch's profile() takes none): the "
+            f"torch_npu 7.3: only {OWN} takes use_npu: the "
             "job stops there if it gets that far (the passes it runs are not counted here); "
             f"{CUDA} never runs in this launch: `not (args.device == 'npu')` (engine.py:19) is false with this "
             f"launch's flags; {CANN} never runs in this launch: main.py calls cann_profiling() only at line 11, where "
             "`args.cann_prof` is false in this launch (the default of --cann_prof, which the launcher does not pass; --cann_prof would switch it on)")
     assert (code, lines) == (1, [f"main.py: {said}", f"usable data: unknown (train_performance_1p.sh:2: {said})"])
+    # torch_npu 5.0's builds for torch 1.8.1-2.0.1 (and 6.0.rc1-rc2.1's for 1.11) put their own profile, which takes
+    # use_npu, in torch.autograd.profiler: on any release the call does not stop every job (it said "raises TypeError
+    # on torch_npu 5.0+ (use_npu is a keyword of the old torch 1.5/1.8 NPU forks only ...)")
+    code, lines = _tail(capsys, str(project), "--", "--prof")
+    assert lines[0].startswith(
+        f"main.py: {PROFILE}; {HEAD}{NPU} raises TypeError on torch_npu 7.0+; depends on the build on torch_npu 5.0 "
+        "(its builds for torch 1.8.1, 1.11.0 and 2.0.1 take it; its other builds raise TypeError); depends on the build "
+        "on torch_npu 6.0 (6.0.rc1-6.0.rc2.1 for torch 1.11.0 take it; its other builds raise TypeError): only "
+        f"{OWN} takes use_npu; {CUDA} never runs"), lines[0]
     # on a GPU the other profiler runs: torch's own, not emulated
     code, lines = _tail(capsys, str(project), "--", "--prof", "--device", "cuda")
     assert f"{NPU} never runs in this launch: `args.device == 'npu'` (engine.py:19) is false with this launch's " \

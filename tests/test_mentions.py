@@ -134,12 +134,12 @@ def test_a_profiler_parked_in_a_module_the_script_imports_is_no_profiler(tmp_pat
     (tmp_path / "helper.py").write_text("import torch\n\n\ndef train(model, batch):\n"
                                         "    with torch.autograd.profiler.profile(use_npu=True):\n"
                                         "        return model(batch)\n")
-    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    report = emulate_path(str(tmp_path / "run.sh"), Target.parse("8.0", "910B", "7.3"), use_env=False, environ={})
     assert report["usable"] is False and report["answer"]["why"] == (
         "run.sh:3: fails: helper.py, which train.py imports, profiles with the legacy profiler API: helper.py:5 "
-        "`torch.autograd.profiler.profile(use_npu=True)` runs in this launch and raises TypeError on torch_npu 5.0+ "
-        "(use_npu is a keyword of the old torch 1.5/1.8 NPU forks only; torch's profile() takes none): the job stops "
-        "there")
+        "`torch.autograd.profiler.profile(use_npu=True)` runs in this launch and raises TypeError on torch_npu 7.3: "
+        "only torch_npu's own profile (its builds for torch 1.8.1-2.0.1 put it in torch.autograd.profiler) takes "
+        "use_npu: the job stops there")
     # a profiler emulate does not judge there: unknown, naming it. A form feed (a page break, as GNU-style sources
     # hold) or U+2028 in a string ends no line for python: the line shown is python's line 5 (str.splitlines ends a
     # line at each and showed `` and `b"`)

@@ -89,6 +89,13 @@ def test_the_flag_decides_the_profiler_through_two_calls(capsys, project):
     ("    main(parser.parse_args())",
      "    def get_args(argv):\n        ns, rest = parser.parse_known_args(argv)\n        return ns\n"
      "    main(get_args(sys.argv[1:]))"),
+    # a function of the file whose parameter defaults to None, called without it: parse_args(None) reads the command
+    # line (ModelZoo-PyTorch's RotatE: `def parse_args(args=None): ... return parser.parse_args(args)`, called as
+    # `main(parse_args())`; before, "line 699 calls main() with a args that is not parse_args()'s result")
+    ("    main(parser.parse_args())",
+     "    def get_args(argv=None):\n        return parser.parse_args(argv)\n    main(get_args())"),
+    ("    main(parser.parse_args())",
+     "    def get_args(argv=None, *, rest=None):\n        return parser.parse_args(args=argv)\n    main(get_args(rest=1))"),
 ])
 def test_the_flags_are_followed_through_what_shows_them(capsys, project, edit):
     text = TRAIN.replace(*edit).replace("import argparse\n", "import argparse\nimport sys\n")
@@ -456,6 +463,14 @@ def test_the_flags_rebound_or_returned_in_a_tuple_are_decided(capsys, project, e
     (("    main(parser.parse_args())",
       "    args = parser.parse_args()\n    args = argparse.Namespace(**vars(args))\n    main(args)"),
      "line 28 calls main() with a args that is not parse_args()'s result"),
+    # a default that is not None, or a parameter bound again before parse_args() reads it
+    (("    main(parser.parse_args())",
+      "    def get_args(argv=['--prof']):\n        return parser.parse_args(argv)\n    main(get_args())"),
+     "line 28 calls main() with a args that is not parse_args()'s result"),
+    (("    main(parser.parse_args())",
+      "    def get_args(argv=None):\n        argv = ['--prof']\n        return parser.parse_args(argv)\n"
+      "    main(get_args())"),
+     "line 29 calls main() with a args that is not parse_args()'s result"),
 ])
 def test_the_flags_rebound_where_it_may_not_reach_the_call_are_unknown(capsys, project, edit, why):
     text = TRAIN.replace("import argparse\n", "import argparse\nimport sys\n")

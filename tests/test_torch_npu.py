@@ -343,22 +343,46 @@ def test_flake8_option_and_sarif(tmp_path, capsys, monkeypatch):
     assert "# NPP305 torch-npu-no-step" in capsys.readouterr().out
 
 
+OWN = "torch_npu's own profile (its builds for torch 1.8.1-2.0.1 put it in torch.autograd.profiler)"
+BUILD_LINES = ("on torch_npu 5.0 it depends on the build (its builds for torch 1.8.1, 1.11.0 and 2.0.1 take it; its "
+               "other builds raise TypeError)", "on torch_npu 6.0 it depends on the build (6.0.rc1-6.0.rc2.1 for torch "
+               "1.11.0 take it; its other builds raise TypeError)")
+BUILDS = "; ".join(BUILD_LINES)
+
+
+def test_use_npu_by_release():
+    text = "import torch\ntorch.autograd.profiler.profile(use_npu=True)\n"
+    head = f"torch.autograd.profiler.profile(use_npu=...) needs {OWN}: "
+    assert found(text) == [(2, 32, "NPP308", f"{head}torch_npu 7.0+ runs on a torch without use_npu, which raises "
+                                             f"TypeError; {BUILDS}; use torch_npu.profiler.profile")]
+    five = analyse(text, None, "t.py", Settings(target=Target.parse("any", "any", "5.0")))[0]
+    assert five.short == ("torch.autograd.profiler.profile(use_npu=...) needs torch_npu's own profile: torch_npu 5.0 "
+                          "depends on the build")
+    assert five.detail_lines[0] == (f"{head}torch_npu 5.0 depends on the build (its builds for torch 1.8.1, 1.11.0 and "
+                                    "2.0.1 take it; its other builds raise TypeError)")
+
+
 def test_use_npu_through_kwargs():
     # a dict built in the same scope (VOLO's and Conformer_Ti's prof_kwargs): every path, one branch, or not followed
     text = ("import sys\nimport torch\n\nif sys.argv[1] == 'npu':\n    kw = {'use_npu': True}\nelif sys.argv[1] == "
             "'cuda':\n    kw = {'use_cuda': True}\nelse:\n    kw = {}\ntorch.autograd.profiler.profile(**kw)\n"
             "added = {}\nadded['use_npu'] = False\ntorch.autograd.profiler.profile(**added)\n"
             "passed = {'use_npu': True}\nprint(passed)\ntorch.autograd.profiler.profile(**passed)\n")
-    tail = ("which only torch 1.5/1.8 NPU forks had: torch_npu runs on a torch without it: TypeError; use "
+    # (torch_npu 5.0's builds for torch 1.8.1-2.0.1 and 6.0.rc1-rc2.1's for 1.11 put their own profile, which takes
+    # use_npu, in torch.autograd.profiler: it said "which only torch 1.5/1.8 NPU forks had: torch_npu runs on a torch
+    # without it: TypeError")
+    tail = (f"which needs {OWN}: torch_npu 7.0+ runs on a torch without it: TypeError; {BUILDS}; use "
             "torch_npu.profiler.profile")
     assert found(text) == [
         (10, 32, "NPP308", f"when `sys.argv[1] == 'npu'` (line 5): **kw gives profile() use_npu, {tail}"),
         (13, 32, "NPP308", f"**added gives profile() use_npu (line 12), {tail}")]
     settings = Settings(target=Target.parse("any", "any", "any"))
     branch = analyse(text, None, "t.py", settings)[0]
-    assert branch.short == ("on the branch of line 5: **kw gives profile() use_npu, which only torch 1.5/1.8 NPU "
-                            "forks had: torch_npu runs on a torch without it: TypeError")
-    assert branch.detail_lines == ("when `sys.argv[1] == 'npu'` (line 5)", "use torch_npu.profiler.profile")
+    assert branch.short == ("on the branch of line 5: **kw gives profile() use_npu, which needs torch_npu's own "
+                            "profile: torch_npu 7.0+ runs on a torch without it: TypeError")
+    assert branch.detail_lines == ("when `sys.argv[1] == 'npu'` (line 5)", f"**kw gives profile() use_npu, which needs "
+                                   f"{OWN}: torch_npu 7.0+ runs on a torch without it: TypeError", *BUILD_LINES,
+                                   "use torch_npu.profiler.profile")
     # the same keyword branch by branch: on every path, so no condition; both lines named
     both = ("import sys\nimport torch\nif sys.argv[1]:\n    kw = {'use_npu': True}\nelse:\n"
             "    kw = dict(use_npu=False)\ntorch.autograd.profiler.profile(**kw)\n")

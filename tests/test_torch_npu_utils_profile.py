@@ -153,6 +153,12 @@ def test_keywords_that_raise_name_the_keyword_and_the_error():
         "4:26 NPP313 Profile with profile_type \"TORCH\": torch_npu 26.1 builds torch.autograd.profiler.profile with "
         "use_npu=, which torch's profiler does not take, so it raises TypeError and the job stops; profile with "
         "profile_type \"ASCEND_PROFILER\" (torch_npu 6.0+)"]
+    # 5.0's builds for torch 1.8.1-2.0.1 put torch_npu's own profile, which takes use_npu, in torch.autograd.profiler
+    five = findings(HEAD + 'p = Profile(profile_type="TORCH")\n', "5.0")
+    assert [(f.code, f.message) for f in five] == [
+        ("NPP313", 'Profile with profile_type "TORCH": torch_npu 5.0 depends on the build (its builds for torch 1.8.1, '
+                   "1.11.0 and 2.0.1 take use_npu=; its other builds raise TypeError and the job stops); profile with "
+                   'profile_type "ASCEND_PROFILER" (torch_npu 6.0+)')]
 
 
 def test_a_step_the_count_never_reaches():

@@ -201,6 +201,24 @@ def test_a_profiler_imported_from_a_module_mindspore_no_longer_has(tmp_path):
     assert (report["usable"], report["answer"]["why"]) == (False, f"run.sh:2: fails: train.py: {why}")
     assert render_text(report).splitlines()[3:5] == [f"train.py: MindSpore's profiler: fails: {why}",
                                                      f"usable data: no (run.sh:2: fails: train.py: {why})"]
+    # an import under an `if` stops the job only when its test holds (mindspore-ai/models' CycleGAN: `if
+    # args.need_profiler:` then the import, in main(); its run_train_ascend.sh passes no --need_profiler, and the answer
+    # was "fails: line 54: ... the job stops"): the test is said
+    (tmp_path / "train.py").write_text("import mindspore\n\n\ndef main(args):\n    if args.need_profiler:\n"
+                                       "        from mindspore.profiler.profiling import Profiler\n"
+                                       "        profiler = Profiler(output_path='./prof')\n    elif args.x:\n"
+                                       "        import mindspore.profiler.profiling\n")
+    when = ("line 6, when args.need_profiler: mindspore.profiler.profiling is not a module of MindSpore 2.7-2.10: the "
+            "import raises ModuleNotFoundError and the job stops; import Profiler from mindspore.profiler, which "
+            "exports it")
+    report = emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})
+    assert (report["usable"], report["answer"]["why"]) == (False, when)
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert (report["usable"], report["answer"]["why"]) == (False, f"run.sh:2: fails: train.py: {when}")
+    (tmp_path / "train.py").write_text("import mindspore\nif a:\n    pass\nelse:\n    if b:\n        x = 1\n"
+                                       "    elif c:\n        import mindspore.profiler.profiling\n")
+    assert emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})["answer"]["why"].startswith(
+        "line 8, when not (a) and not (b) and c: mindspore.profiler.profiling is not a module")
     # where a try falls back to the module 2.7-2.10 have, it is no failure: the call is replayed
     (tmp_path / "train.py").write_text("import mindspore\ntry:\n    from mindspore.profiler.profiling import Profiler\n"
                                        "except ImportError:\n    from mindspore.profiler import Profiler\n\n"

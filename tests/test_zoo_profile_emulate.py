@@ -91,6 +91,23 @@ def test_torch_type_fails_at_construction(project, capsys):
         "builds torch.autograd.profiler.profile with use_npu=, which torch's profiler does not take): the job stops "
         "there, if the code that builds it runs (it is not reached through the imports emulate follows)")
     assert code == 1 and lines[1].startswith("usable data: unknown (")       # the code may never run
+    # torch_npu 5.0's builds for torch 1.8.1-2.0.1 (6.0.rc1-rc2.1's for 1.11) put their own profile, which takes
+    # use_npu, in torch.autograd.profiler: on a target that holds them it depends on the build (it said "raise
+    # TypeError" on any release)
+    code, lines = _tail(capsys, "--torch-npu", "5.0", str(project), "--", "--profiling=TORCH")
+    assert lines[0] == (
+        "main.py: depends on the torch_npu build: PROFILE_TYPE=TORCH (train_performance_1p.sh:15) makes Profile "
+        "(lib/trainer.py:8) build torch.autograd.profiler.profile with use_npu=, which only torch_npu's own profile "
+        "takes (on torch_npu 5.0, its builds for torch 1.8.1, 1.11.0 and 2.0.1 take it); stock torch's profile, on the "
+        "other builds, raises TypeError and the job stops there, if the code that builds it runs (it is not reached "
+        "through the imports emulate follows)")
+    code, lines = _tail(capsys, str(project), "--", "--profiling=TORCH")
+    assert lines[0].startswith(
+        "main.py: depends on the torch_npu build: PROFILE_TYPE=TORCH (train_performance_1p.sh:15) makes Profile "
+        "(lib/trainer.py:8) build torch.autograd.profiler.profile with use_npu=, which only torch_npu's own profile "
+        "takes (on torch_npu 5.0, its builds for torch 1.8.1, 1.11.0 and 2.0.1 take it; on torch_npu 6.0, "
+        "6.0.rc1-6.0.rc2.1 for torch 1.11.0 take it); stock torch's profile, on torch_npu 7.0+ and the other builds, "
+        "raises TypeError and the job stops there"), lines[0]
 
 
 def test_no_type_leaves_it_off(project, capsys):
@@ -125,10 +142,14 @@ def test_check_on_the_launcher_reports_the_assignment(project, capsys):
     assert len(out) == 1
     (project.parent.parent / "main.py").write_text("from lib.trainer import train\n\ntrain()\n")
     (project.parent.parent / "lib" / "__init__.py").write_text("")
-    assert main(["check", "--no-cache", str(project)]) == 1          # any: TORCH fails on every release
+    assert main(["check", "--no-cache", str(project)]) == 1          # any: TORCH fails on 7.0+
     assert capsys.readouterr().out.splitlines() == [
         f"{project}:15:25: NPP313 PROFILE_TYPE=TORCH reaches Profile at ../lib/trainer.py:8: it raises TypeError and "
         "the job stops"]
+    assert main(["check", "--no-cache", "--torch-npu", "5.0", str(project)]) == 1
+    assert [s for s in capsys.readouterr().out.splitlines() if "NPP313" in s] == [
+        f"{project}:15:25: NPP313 PROFILE_TYPE=TORCH reaches Profile at ../lib/trainer.py:8: torch_npu 5.0 depends on "
+        "the build"]
 
 
 def test_an_assignment_after_the_launch_is_not_judged(project, capsys):

@@ -174,9 +174,9 @@ def _legacy(ctx, call: ast.Call, full: str) -> None:
                 gone, "use torch_npu.profiler.profile with _ExperimentalConfig")
     elif full == "torch.autograd.profiler.profile" and any(k.arg == "use_npu" for k in call.keywords):
         kw = next(k for k in call.keywords if k.arg == "use_npu")
-        _report(ctx, "NPP308", kw, "torch.autograd.profiler.profile(use_npu=...) existed only in the old torch "
-                "1.5/1.8 NPU forks", _every("runs on a torch without use_npu, which raises TypeError"),
-                "use torch_npu.profiler.profile")
+        _report(ctx, "NPP308", kw, clause("torch.autograd.profiler.profile(use_npu=...) needs torch_npu's own profile",
+                                          aside(K.USE_NPU_WHERE)),
+                _use_npu("runs on a torch without use_npu, which raises TypeError"), "use torch_npu.profiler.profile")
     elif full == "torch.autograd.profiler.profile":
         # `profile(**prof_kwargs)`, the dict built above with use_npu (on every path, or on some branches)
         from .torch_npu_kwargs import star_keyword
@@ -189,9 +189,18 @@ def _legacy(ctx, call: ast.Call, full: str) -> None:
             branches = "branches" if len(spread.lines) > 1 else "branch"
             only = Condition("when", f"when {spread.when} ({at})", f"on the {branches} of {at}") \
                 if not spread.every else None
-            _report(ctx, "NPP308", kw, f"**{spread.name} gives profile() use_npu{'' if only else f' ({at})'}, which "
-                    "only torch 1.5/1.8 NPU forks had", _every("runs on a torch without it: TypeError"),
+            _report(ctx, "NPP308", kw, clause(f"**{spread.name} gives profile() use_npu{'' if only else f' ({at})'}, "
+                                              "which needs torch_npu's own profile", aside(K.USE_NPU_WHERE)),
+                    _use_npu("runs on a torch without it: TypeError"),
                     "use torch_npu.profiler.profile", lines=spread.lines, condition=only)
+
+
+def _use_npu(raises: str) -> dict:
+    """NPP308 on use_npu per release: `raises` where every build has stock torch's profile; "depends on the build"
+    where some builds have torch_npu's own (data/torch_npu.json "legacy")."""
+    kept = K.use_npu_builds()
+    return {r: clause("depends on the build", aside(f"{kept[r]} take it; its other builds raise TypeError"))
+            if r in kept else raises for r in K.TORCH_NPU_RELEASES}
 
 
 # ---------------------------------------------------------------- the environment
@@ -300,7 +309,8 @@ RULES = (
         code="NPP308",
         name="torch-npu-legacy-profiler",
         summary="the legacy profiler API (`torch.npu.profile`, `profileConfig`, `prof_init`): AttributeError on "
-                "torch_npu 6.0+; `torch.autograd.profiler.profile(use_npu=True)`: TypeError on any torch it runs on",
+                "torch_npu 6.0+; `torch.autograd.profiler.profile(use_npu=True)`: TypeError on torch_npu 7.0+ (and on "
+                "5.0's and 6.0's builds for torch 2.1 and later)",
         default=True,
         level="error",
         what="Calls of `torch.npu.profile`/`torch_npu.npu.profile`, `profileConfig`, `prof_init`/`prof_start`/"
@@ -309,9 +319,11 @@ RULES = (
              "...`): on every path, or on some branches, which the finding names (`when ...`). A dict passed on, "
              "updated or read elsewhere is not followed.",
         why="The legacy API was removed in torch_npu 6.0.RC1, so its calls raise AttributeError on 6.0 and later. "
-            "`use_npu` existed only in the old torch 1.5/1.8 NPU forks: any other torch rejects the keyword with "
-            "TypeError. Under the default target (any) the legacy calls are reported only with a release target of "
-            "6.0 or later (5.0 still has them).",
+            "`use_npu` is a keyword of torch_npu's own `profile`, which its builds for torch 1.8.1, 1.11.0 and 2.0.1 "
+            "(5.0, and 6.0.rc1-6.0.rc2.1 for torch 1.11.0) put in `torch.autograd.profiler`; stock torch's profile "
+            "rejects it with TypeError, so it raises on 7.0+ and on the builds for torch 2.1 and later. Under the "
+            "default target (any) the legacy calls are reported only with a release target of 6.0 or later (5.0 "
+            "still has them).",
         example=_TORCH + "with torch.npu.profile(\"./prof\"):\n    train_one_step()\n",
         fixed=_GOOD,
         fix_safety="none",

@@ -19,7 +19,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 from ..knowledge import utils_profile as K
 from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..source.model import Edit, Fix
-from ..source.said import Text, clause, so
+from ..source.said import Text, aside, clause, so
 from ..source.sites import dotted
 from .framework_values import known, show
 from .torch_npu_report import Names, compose, report as _report, torch_npu_mentioned
@@ -29,6 +29,17 @@ OFF = clause("never switches on", so("nothing is collected and nothing is said")
 # torch's own profiler refuses the NPU keyword torch_npu's TORCH type passes
 USE_NPU = clause("builds torch.autograd.profiler.profile with use_npu=, which torch's profiler does not take",
                  so("it raises TypeError and the job stops"))
+
+
+def use_npu_on(release: str) -> Text:
+    """What the TORCH type does on a release: USE_NPU, or "depends on the build" where some of its builds put
+    torch_npu's own profile, which takes use_npu, in torch.autograd.profiler (data/torch_npu.json "legacy")."""
+    from ..knowledge.torch_npu import use_npu_builds
+    kept = use_npu_builds()
+    if release not in kept:
+        return USE_NPU
+    return clause("depends on the build", aside(f"{kept[release]} take use_npu=; its other builds raise TypeError "
+                                                "and the job stops"))
 NEVER = "collects nothing and says nothing"
 
 
@@ -154,7 +165,7 @@ def _raises(ctx, call: ast.Call, args: Dict[str, ast.AST], kind, known_type: boo
             node, what = _keyword(call, twice[0]) or node, f"{twice[0]}="
             advice = f"write {own}= instead"
         elif kind == "TORCH":
-            reactions[r] = USE_NPU
+            reactions[r] = use_npu_on(r)
             node = args.get("profile_type", node)
         else:
             reactions[r] = None
@@ -447,8 +458,8 @@ def launcher_words(kind: str, at: str, imported: bool, target):
     for r, state in outcome.items():
         if state == "off":
             reactions[r] = clause(f"knows only {_either(K.types(r))} and ", OFF)
-        elif state == "raises":
-            reactions[r] = USE_NPU
+        elif state in ("raises", "build"):
+            reactions[r] = use_npu_on(r)
         else:
             reactions[r] = None
     head = f"PROFILE_TYPE={kind} reaches Profile at {at}" + ("" if imported else ", found under the script's folder")
@@ -462,11 +473,13 @@ def launcher_words(kind: str, at: str, imported: bool, target):
 
 
 def launch_outcome(kind: object, releases: Tuple[str, ...]) -> Dict[str, str]:
-    """{release: "on", "off" or "raises"} for a profile_type on each release (the record's outcomes)."""
+    """{release: "on", "off", "raises" or "build" (raises on some of its builds only) for a profile_type on each
+    release (the record's outcomes; "build": use_npu_on)."""
+    from ..knowledge.torch_npu import use_npu_builds
     out = {}
     for r in releases:
         if kind == "TORCH":
-            out[r] = "raises"
+            out[r] = "build" if r in use_npu_builds() else "raises"
         elif kind in K.types(r):
             out[r] = "on"
         else:
@@ -530,8 +543,10 @@ RULES = (
              "type's profiler does not take (ASCEND_PROFILER: activities, schedule, record_shapes, profile_memory, "
              "with_stack; CANN and GE on 5.0: config); or passes record_shapes with ASCEND_PROFILER. In a launcher: "
              "`PROFILE_TYPE=TORCH` where a script it starts reaches such a Profile.",
-        why="With \"TORCH\" Profile builds `torch.autograd.profiler.profile(use_npu=...)`, a keyword torch never "
-            "had. Other keywords are checked against the type's list and raise ValueError. With ASCEND_PROFILER "
+        why="With \"TORCH\" Profile builds `torch.autograd.profiler.profile(use_npu=...)`, a keyword stock torch "
+            "never had: only torch_npu's own profile takes it, which its builds for torch 1.8.1-2.0.1 (5.0, and "
+            "6.0.rc1-6.0.rc2.1 for torch 1.11.0) put in `torch.autograd.profiler`, so it raises on 7.0+ and on the "
+            "builds for torch 2.1 and later. Other keywords are checked against the type's list and raise ValueError. With ASCEND_PROFILER "
             "Profile already passes `record_shapes=` (from its own `record_shape=`), so a second one is a "
             "TypeError. Each is raised at `Profile(...)`, where the job stops.",
         example=_HEAD + "profiler = Profile(start_step=10, profile_type=os.getenv(\"PROFILE_TYPE\"), "

@@ -4,7 +4,8 @@
 call does on the target's torch_npu releases when it runs, and whether it runs in this launch.
 
 What a call does is what NPP308 says (checks/torch_npu.py, data/torch_npu.json "legacy"): `use_npu` is a keyword
-of the old torch 1.5/1.8 NPU forks only, so any torch_npu release's torch rejects it with TypeError; the legacy
+of the profile torch_npu's builds for torch 1.8.1-2.0.1 put in torch.autograd.profiler, so it raises TypeError on
+7.0+ and depends on the build on 5.0 and 6.0 (stock torch's profile takes none); the legacy
 `torch.npu.profile` family is in torch_npu 5.0 and gone from 6.0 (AttributeError). What 5.0's legacy profiler
 collects is not replayed here (as torch_run.py does not replay 5.0). Whether the call runs is imported.py's
 reading of the module with the launch's flags: the script's call of the function that holds it, and the `if`s on
@@ -128,6 +129,17 @@ def _legacy(full: str, call: ast.Call) -> bool:
     return module in ("torch.npu", "torch_npu.npu") and name in K.data()["legacy"]["names"]
 
 
+def use_npu_outcome(releases) -> Tuple[bool, str]:
+    """(every build of these releases raises, what `torch.autograd.profiler.profile(use_npu=...)` does on them): torch
+    takes no use_npu; torch_npu's builds for torch 1.8.1-2.0.1 put their own profile, which does, in its place."""
+    kept = K.use_npu_builds()
+    failing = [r for r in releases if r not in kept]
+    parts = [f"raises TypeError on torch_npu {K.span(failing)}"] if failing else []
+    parts += [f"depends on the build on torch_npu {r} ({kept[r]} take it; its other builds raise TypeError)"
+              for r in releases if r in kept]
+    return len(failing) == len(releases), f"{'; '.join(parts)}: only {K.USE_NPU_TAKEN} takes use_npu"
+
+
 def _outcome(full: str, call: ast.Call, target) -> Tuple[bool, str]:
     """(it stops the job on every release of the target, what it does there, said per release)."""
     from ..knowledge.targets import TORCH_NPU_RELEASES
@@ -135,8 +147,7 @@ def _outcome(full: str, call: ast.Call, target) -> Tuple[bool, str]:
     if full == _AUTOGRAD and not _legacy(full, call):
         return False, "is torch's own autograd profiler, not torch_npu's: what it records is not emulated here"
     if full == _AUTOGRAD:
-        return True, (f"raises TypeError on torch_npu {K.span(releases)} (use_npu is a keyword of the old torch "
-                      "1.5/1.8 NPU forks only; torch's profile() takes none)")
+        return use_npu_outcome(releases)
     last = K.data()["legacy"]["last"]
     kept = [r for r in releases if TORCH_NPU_RELEASES.index(r) <= TORCH_NPU_RELEASES.index(last)]
     gone = [r for r in releases if r not in kept]

@@ -113,7 +113,30 @@ def import_fails(tree: ast.AST) -> Optional[str]:
     if not found:
         return None
     stmt, module, imported = found[0]
-    return f"line {stmt.lineno}: {missing_module_words(module, imported).message}"
+    tests = _if_tests(tree, stmt)
+    when = f", when {' and '.join(tests)}" if tests else ""
+    return f"line {stmt.lineno}{when}: {missing_module_words(module, imported).message}"
+
+
+def _if_tests(tree: ast.AST, node: ast.AST) -> List[str]:
+    """The tests of the `if`s `node` sits under, outermost first, as `ast.unparse` writes them (`not (t)` in an
+    else branch): the import runs, and stops the job, only where they hold (CycleGAN's `if args.need_profiler:`,
+    which its launcher leaves false). `if __name__ == "__main__":` holds whenever the script is launched."""
+    parents = {id(c): n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
+    out: List[str] = []
+    child, up = node, parents.get(id(node))
+    while up is not None:
+        if isinstance(up, ast.If) and child is not up.test and not _main_guard(up.test):
+            test = ast.unparse(up.test)
+            out.append(test if child in up.body else f"not ({test})")
+        child, up = up, parents.get(id(up))
+    return out[::-1]
+
+
+def _main_guard(test: ast.AST) -> bool:
+    return isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__" and \
+        len(test.comparators) == 1 and isinstance(test.comparators[0], ast.Constant) and \
+        test.comparators[0].value == "__main__"
 
 
 MONITORS = ("mindspore.profiler.DynamicProfilerMonitor", "mindspore.profiler.dynamic_profiler.DynamicProfilerMonitor")

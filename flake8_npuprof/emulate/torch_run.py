@@ -305,20 +305,22 @@ def _legacy_setup(ctx, call: ast.Call, parents, target: Target, spread=None) -> 
     releases = _replayed(target)
     name = ast.get_source_segment(ctx.src.text, call.func) or "torch.npu.profile"
     conditions = _conditions(ctx, call, parents)
-    if spread is not None:
-        at = ", ".join(str(n) for n in spread.lines)
-        why = (f"{name}(**{spread.name}) passes use_npu (line{'s' if len(spread.lines) > 1 else ''} {at}), which "
-               "existed only in the old torch 1.5/1.8 NPU forks: TypeError on a torch without use_npu")
-        if not spread.every:
-            ways = [" and ".join(texts) for texts in spread.ways]
-            conditions += (ways[0] if len(ways) == 1 else " or ".join(f"({w})" for w in ways),)
-    elif name.endswith("autograd.profiler.profile"):
-        why = (f"{name}(use_npu=...) existed only in the old torch 1.5/1.8 NPU forks: TypeError on a torch without "
-               "use_npu")
+    every = bool(releases)
+    if spread is not None or name.endswith("autograd.profiler.profile"):
+        from .legacy_api import use_npu_outcome
+        every, outcome = use_npu_outcome(releases)
+        how = f"{name}(use_npu=...)"
+        if spread is not None:
+            at = ", ".join(str(n) for n in spread.lines)
+            how = f"{name}(**{spread.name}) passes use_npu (line{'s' if len(spread.lines) > 1 else ''} {at}), which"
+            if not spread.every:
+                ways = [" and ".join(texts) for texts in spread.ways]
+                conditions += (ways[0] if len(ways) == 1 else " or ".join(f"({w})" for w in ways),)
+        why = f"{how} {outcome}"
     else:
         why = f"{name}() is the legacy profiler API, gone after torch_npu {last}: AttributeError when it runs"
     data = {"route": "legacy", "releases": list(releases)}
-    verdict = "fails" if releases else UNKNOWN
+    verdict = "fails" if releases and every else UNKNOWN
     return Profiler(call.lineno, call.col_offset + 1, verdict, why, (), (), conditions, data)
 
 

@@ -106,6 +106,15 @@ def _judge(w, launch, ls, target, environ, sites: List[Site], imported: bool
     if states == {"raises"}:
         return ("fails", f"{given} makes {at} raise TypeError (it builds torch.autograd.profiler.profile with "
                 "use_npu=, which torch's profiler does not take): the job stops there" + runs, True)
+    if states <= {"raises", "build"}:
+        from ..knowledge.torch_npu import use_npu_builds
+        kept = use_npu_builds()
+        builds = "; ".join(f"on torch_npu {r}, {kept[r]} take it" for r in releases if outcome[r] == "build")
+        failing = [r for r in releases if outcome[r] == "raises"]
+        return ("unknown", f"depends on the torch_npu build: {given} makes {at} build torch.autograd.profiler.profile "
+                f"with use_npu=, which only torch_npu's own profile takes ({builds}); stock torch's profile, on "
+                + (f"torch_npu {T.span(failing)} and " if failing else "") + "the other builds, raises TypeError and "
+                "the job stops there" + runs, None)
     if states == {"on"}:
         step = _step(site, launch, w, environ)
         # the script may stop first (DynamicUNet: `if iteration > self.args.stop_step and ...: sys.exit()` before

@@ -50,3 +50,14 @@ def span(releases: Iterable[str]) -> str:
             return f"{chosen[0]}+"
         return chosen[0] if len(chosen) == 1 else f"{chosen[0]}-{chosen[-1]}"
     return ", ".join(chosen)
+
+
+# the builds where torch.autograd.profiler.profile is torch_npu's own, which takes use_npu (words for a message)
+USE_NPU_WHERE = "its builds for torch 1.8.1-2.0.1 put it in torch.autograd.profiler"
+USE_NPU_TAKEN = f"torch_npu's own profile ({USE_NPU_WHERE})"
+
+
+def use_npu_builds() -> dict:
+    """{release: its builds whose torch.autograd.profiler.profile takes use_npu} (data/torch_npu.json "legacy"): on
+    the releases not named, and the named ones' other builds, it is stock torch's, which raises TypeError."""
+    return data()["legacy"]["use_npu"]

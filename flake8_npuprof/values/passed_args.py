@@ -198,8 +198,11 @@ def _parse_call(resolver, call: ast.Call, method: str, scope, pos, via: Optional
     if given is None or _argv(resolver, given, scope, pos):
         return True
     func = getattr(scope, "node", None)
-    if via is None or not isinstance(given, ast.Name) or not isinstance(func, _DEFS) or \
-            not _unchanged_until(func, given.id, call):
+    if via is None or not isinstance(given, ast.Name) or not isinstance(func, _DEFS):
+        return False
+    if _takes_none(func, given.id, via) and _rebinds(func, given.id) is None:
+        return True     # `def get_args(argv=None): return parser.parse_args(argv)` called as get_args(): None reads it
+    if not _unchanged_until(func, given.id, call):
         return False
     arg = _argument(func, given.id, via)
     return arg is not None and _argv(resolver, arg, resolver.sites.scope_of.at(via, resolver.sites.module),
@@ -341,6 +344,19 @@ def _argument(func, param: str, call: ast.Call) -> Optional[ast.AST]:
     if param in positional and positional.index(param) < len(call.args):
         arg = call.args[positional.index(param)]
     return next((k.value for k in call.keywords if k.arg == param and param in keyword_ok), arg)
+
+
+def _takes_none(func, param: str, call: ast.Call) -> bool:
+    """Whether `call` leaves `param` of `func` to its default and that default is None (nothing unpacked)."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords) or \
+            _argument(func, param, call) is not None:
+        return False
+    args = func.args
+    positional = getattr(args, "posonlyargs", []) + args.args
+    named = list(zip(positional[len(positional) - len(args.defaults):], args.defaults)) + \
+        [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    default = next((d for a, d in named if a.arg == param), None)
+    return isinstance(default, ast.Constant) and default.value is None
 
 
 def _scope_of(resolver, func):
