@@ -184,6 +184,26 @@ def test_an_unused_profiler_import_is_no_setup(tmp_path):
     assert emulate_path(str(tmp_path / "train.py"), T, use_env=False, environ={})["usable"] is not False
 
 
+def test_a_profiler_import_under_a_test_the_launch_makes_false_is_no_failure(tmp_path):
+    # mindspore-ai/models' CycleGAN: `if args.need_profiler:` (argparse, default False) then the import NPP364 names;
+    # its run_train_ascend.sh passes no --need_profiler, and the launch's answer was "fails: line 8, when
+    # args.need_profiler: ... the job stops": python never runs that import in this launch
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport mindspore\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--need_profiler', type=int, default=0)\nargs = p.parse_args()\n\nif args.need_profiler:\n"
+        "    from mindspore.profiler.profiling import Profiler\n    profiler = Profiler(output_path='./prof')\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\npython train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert (report["usable"], report["answer"]["why"]) == (False, (
+        "train.py: line 8 imports MindSpore's profiler only where the tests it is under hold, and "
+        "`args.need_profiler` is false in this launch (the default of --need_profiler, which the launcher does not "
+        "pass; --need_profiler 1 would switch it on): the import does not run and nothing is profiled"))
+    # passed, the import runs and stops the job
+    (tmp_path / "run.sh").write_text("#!/bin/bash\npython train.py --need_profiler 1\n")
+    assert emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})["answer"]["why"].startswith(
+        "run.sh:2: fails: train.py: line 8, when args.need_profiler: mindspore.profiler.profiling is not a module")
+
+
 def test_a_profiler_imported_from_a_module_mindspore_no_longer_has(tmp_path):
     # mindspore-ai/models' YOLOv4 train.py: `from mindspore.profiler.profiling import Profiler` (NPP364) stops the
     # job on MindSpore 2.7-2.10; emulate said "names MindSpore's profiler, but no call emulate replays (npuprof

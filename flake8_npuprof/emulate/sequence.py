@@ -585,6 +585,10 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
         return verdict, why, profiles, report, (), True
     from .mindspore_run import import_fails
     fails = import_fails(ls.ctx.tree) if other == launch.script and ls.ctx.tree is not None else None
+    off = _import_off(ls) if fails else ""
+    if off:         # ... but only where it runs: CycleGAN's `if args.need_profiler:`, which its launcher leaves false
+        why = f"{name}: {off}"
+        return "no profiling", why, False, dict(report, unmodelled=why), (), True
     if fails:       # NPP364: the import of its profiler stops the job, whether it profiles or not (as emulate SCRIPT)
         return "fails", f"{name}: {fails}", True, dict(report, usable=False, exit=EXIT_PROBLEM,
                                                        unmodelled=f"{name}: MindSpore's profiler: fails: {fails}"), \
@@ -601,6 +605,17 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
     # the script's line says the same, never "no profiling setup found" (emulate SCRIPT agrees)
     return "unknown", why, None, dict(report, unmodelled=_unmodelled(ls, name, why) if other == launch.script
                                       else why), (), False
+
+
+def _import_off(ls) -> str:
+    """Why the script's first import of a mindspore.profiler module 2.7-2.10 lack (NPP364) does not run in this launch,
+    said with the profiler it is for: an `if` on its way the launch's flags make false; "" where none is."""
+    from ..checks.launch_setup import false_in_launch
+    from ..checks.mindspore import missing_modules
+    stmt = missing_modules(ls.ctx.tree)[0][0]
+    off = false_in_launch(ls.ctx, stmt)
+    return f"line {stmt.lineno} imports MindSpore's profiler only where the tests it is under hold, and {off}: the " \
+        "import does not run and nothing is profiled" if off else ""
 
 
 def follow_script(path: str, target, cwd: Optional[str], base, environ=None) -> Optional[dict]:
