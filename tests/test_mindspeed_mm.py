@@ -358,9 +358,9 @@ def test_no_mm_tool_fails_where_pretrain_reads_it(capsys, tmp_path):
 
 def test_json_that_does_not_parse_fails_at_merging(capsys, tmp_path):
     assert _answer(capsys, tmp_path, text='{"profile": {"enable": false,}}') == _fails(
-        "--mm-tool ./tools/tool.json (run.sh:1): tools/tool.json is not valid JSON (Expecting property name enclosed "
-        "in double quotes: line 1 column 30 (char 29)), so MMConfig raises RuntimeError (\"One or more config files "
-        "failed to load\") in merge_mm_args (training.py:14), before training")
+        "--mm-tool ./tools/tool.json (run.sh:1): tools/tool.json is not valid JSON near line 1, so MMConfig raises "
+        "RuntimeError (\"One or more config files failed to load\") in merge_mm_args (training.py:14), before "
+        "training")
 
 
 def test_a_missing_file_fails_at_merging(capsys, tmp_path):

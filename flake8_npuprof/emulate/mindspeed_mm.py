@@ -297,7 +297,9 @@ def read_tool(given: str, cwd: str, shown_from: str, json_only: bool = False) ->
         try:
             value = json.loads(text)
         except (ValueError, RecursionError) as e:
-            raise Raises(f"{shown} is not valid JSON ({e})")
+            # (where: json's own message and column differ between Python releases, as the job's may from ours)
+            near = f" near line {e.lineno}" if isinstance(e, json.JSONDecodeError) else ""
+            raise Raises(f"{shown} is not valid JSON{near}")
         lines = _json_lines(text) if isinstance(value, dict) else {}
     else:
         import yaml
