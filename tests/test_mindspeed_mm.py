@@ -457,9 +457,9 @@ def test_v2_3_reads_a_yaml_file_as_json(capsys, tmp_path, monkeypatch):
     _v23(monkeypatch)
     assert _answer(capsys, tmp_path, text="tool:\n  profile: {}\n", name="tool.yaml", profiler=PROFILER_23,
                    flags="--mm-tool tools/tool.yaml") == _fails(
-        "--mm-tool tools/tool.yaml (run.sh:1): tools/tool.yaml is not valid JSON (Expecting value: line 1 column 1 "
-        "(char 0)), so MMConfig raises RuntimeError (\"One or more config files failed to load\") in merge_mm_args "
-        "(training.py:14), before training")
+        "--mm-tool tools/tool.yaml (run.sh:1): tools/tool.yaml is not valid JSON near line 1, so MMConfig raises "
+        "RuntimeError (\"One or more config files failed to load\") in merge_mm_args (training.py:14), before "
+        "training")
 
 
 def test_v2_3_needs_no_analyse_flag(capsys, tmp_path, monkeypatch):
