@@ -521,14 +521,8 @@ def _world(launch) -> Tuple[Optional[int], str]:
     """(how many processes the job has, how that is known), or (None, why not)."""
     if launch.wrapper not in ("torchrun", "torch.distributed.run", "torch.distributed.launch") or launch.ranks <= 0:
         return None, "how many processes the job has is not known here"
-    words = [x.text for x in launch.command.words]
-    nnodes = None
-    for i, x in enumerate(words):
-        if x.endswith(".py"):
-            break
-        opt, eq, val = x.partition("=")
-        if opt == "--nnodes":
-            nnodes = val if eq else (words[i + 1] if i + 1 < len(words) else "")
+    from ..shell.launches import option_value
+    nnodes = option_value([x.text for x in launch.command.words], "--nnodes")
     if nnodes != "1":
         return None, (f"the job's size is not known here ({launch.wrapper} --nnodes {nnodes}: other nodes' ranks)"
                       if nnodes is not None else f"the job's size is not known here ({launch.wrapper} without "

@@ -13,7 +13,7 @@ from __future__ import annotations
 import collections
 import os
 import re
-from typing import Iterator, List, MutableMapping, NamedTuple, Optional, Tuple, cast
+from typing import Iterator, List, MutableMapping, NamedTuple, Optional, Sequence, Tuple, cast
 
 from ..source.observed import isfile
 from ..source.text import HOLE
@@ -552,15 +552,21 @@ def unjoined_msrun(launch: Launch) -> str:
     run = launch.msprof
     if run is None or run.command is not None or launch.wrapper != "msrun" or not run.app:
         return ""
-    value = "False"
-    words = run.app
+    value = option_value(run.app, "--join")
+    return "" if value == "True" else value or "False"
+
+
+def option_value(words: Sequence[str], option: str) -> Optional[str]:
+    """The value a wrapper's option is given before the script (`--nnodes 1`, `--join=True`; the last one given), None
+    where it is not given."""
+    value = None
     for j, w in enumerate(words):
         if w.endswith(".py"):
             break
         opt, eq, val = w.partition("=")
-        if opt == "--join":
+        if opt == option:
             value = val if eq else (words[j + 1] if j + 1 < len(words) else "")
-    return "" if value == "True" else value or "False"
+    return value
 
 
 def msprof_timeout(launch: Launch) -> Tuple[str, str]:
