@@ -496,7 +496,8 @@ def test_megatron_profile_or_unknown_words_keep_the_answer_it_had(capsys, tmp_pa
 
 @pytest.mark.parametrize("flags", ["--mm-tool ./tools/tool.json --skip-train",
                                    "--mm-tool ./tools/tool.json --exit-interval=2",
-                                   "--exit-duration-in-mins 1 --mm-tool ./tools/tool.json"])
+                                   "--exit-duration-in-mins 1 --mm-tool ./tools/tool.json",
+                                   "-- --mm-tool ./tools/tool.json"])
 def test_words_that_skip_or_end_training_keep_the_answer_it_had(capsys, tmp_path, flags):
     # pretrain() calls train() only `if not args.skip_train` (Megatron's --skip-train), and train()'s loop breaks at --exit-interval / --exit-duration-in-mins (MindSpeed-MM 57069cd training.py): the window is not followed
     assert _answer(capsys, tmp_path, _edit(enable=True), flags=flags) == (None, BEFORE)

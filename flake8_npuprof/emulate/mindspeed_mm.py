@@ -55,7 +55,8 @@ JSON_ONLY = {"86904962c08a84aa"}     # MMConfig's shapes that json.loads every f
 TRAINING = "mindspeed_mm.training"
 SWITCH = "OOTB_OPTIMIZER_PROFILING"
 # Megatron's words on which pretrain() skips train() or train()'s loop breaks early, and the switches on which
-# pretrain() returns before training (57069cd training.py): a launch with any is left to the answer given before
+# pretrain() returns before training (57069cd training.py), and `--` (the words after it are positionals, which
+# Megatron's parse_args refuses): a launch with any is left to the answer given before
 ENDS_EARLY = ("--skip-train", "--exit-interval", "--exit-duration-in-mins")
 RETURNS_EARLY = ("OOTB_OPTIMIZER_PARSE_ARGS", "OOTB_OPTIMIZER_PARSE_MODEL")
 
@@ -358,7 +359,7 @@ def follow(w, launch, ls, target, environ):
     from ..source.text import HOLE
     if any(HOLE in x or x.startswith("--prof") for x in words):
         return None             # Megatron's --profile, which train_decorator reads, or words not known
-    if any(x.split("=", 1)[0] in ENDS_EARLY for x in words) or \
+    if "--" in words or any(x.split("=", 1)[0] in ENDS_EARLY for x in words) or \
             any(n in launch.command.env or (environ is not None and n in environ) for n in RETURNS_EARLY):
         return None
     answer = _answer(w, launch, code, environ)
