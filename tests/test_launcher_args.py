@@ -1443,6 +1443,10 @@ def test_a_flag_given_to_a_launcher_that_takes_folders_by_position_stops_python(
     ("python3 --check-hash-based-pycs always train.py", "train.py"),
     ("python3 -- train.py", "train.py"),
     ("python3 -u -W ignore train.py", "train.py"),
+    # short options joined (python 3.11 ran each: the script runs): not a long option it refuses
+    ("python3 -uB train.py", "train.py"),
+    ("python3 -OO train.py", "train.py"),
+    ("python3 -bb -I train.py", "train.py"),
 ])
 def test_the_interpreter_options_that_exit_or_go_on(tmp_path, line, script):
     (tmp_path / "train.py").write_text("pass\n")
