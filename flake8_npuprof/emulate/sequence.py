@@ -129,7 +129,9 @@ def _only_shown(text: str, name: str) -> bool:
     for words, _, _ in lexed_commands(text):
         heads = [text[a:b] for a, b in words[:3]]
         k = next((j for j, h in enumerate(heads) if h not in _KEYWORDS), len(heads))
-        if k < len(heads) and heads[k] in ("echo", "printf"):
+        if k < len(heads) and heads[k] in ("echo", "printf") and not (
+                heads[k] == "printf" and k + 1 < len(words) and text[words[k + 1][0]:words[k + 1][1]].startswith("-v")):
+            # (`printf -v P ...` sets P, which the launcher may test: bash 5.2)
             shown.extend((a, b) for a, b in words[k + 1:] if "$(" not in text[a:b] and "`" not in text[a:b])
     return all(any(a <= i < b for a, b in shown) for i in places)
 
