@@ -305,7 +305,10 @@ def read_tool(given: str, cwd: str, shown_from: str, json_only: bool = False) ->
             # (where: json's own message and column differ between Python releases, as the job's may from ours)
             near = f" near line {e.lineno}" if isinstance(e, json.JSONDecodeError) else ""
             raise Raises(f"{shown} is not valid JSON{near}")
-        lines = _json_lines(text) if isinstance(value, dict) else {}
+        try:
+            lines = _json_lines(text) if isinstance(value, dict) else {}
+        except RecursionError:
+            raise NotKnown(_DEEP.format(shown))
     else:
         import yaml
         try:
@@ -317,13 +320,23 @@ def read_tool(given: str, cwd: str, shown_from: str, json_only: bool = False) ->
             raise Raises(f"{shown} has no top-level `tool:` key, which MMConfig indexes")
         value = doc["tool"]
         lines = {}
-        _yaml_lines(node, (), lines)
+        try:
+            _yaml_lines(node, (), lines)
+        except RecursionError:          # (`a: &a {b: *a}`: a mapping that holds itself)
+            raise NotKnown(_DEEP.format(shown))
         lines = {k[1:]: v for k, v in lines.items() if k[:1] == ("tool",) and len(k) > 1}
     if not isinstance(value, dict):
         raise Raises(f"{shown} holds a {type(value).__name__}, not a mapping of keys")
-    if _has_dtype(value):
+    try:
+        dtype = _has_dtype(value)
+    except RecursionError:
+        raise NotKnown(_DEEP.format(shown))
+    if dtype:
         raise NotKnown(f"{shown} has a `dtype` key, which MMConfig converts with get_dtype(), not read here")
     return Tool(path, shown, value, lines)
+
+
+_DEEP = "{} nests its mappings deeper than is read here (or holds itself): what MMConfig makes of it is not followed"
 
 
 def _has_dtype(value) -> bool:
