@@ -521,3 +521,10 @@ def test_mappings_nested_deeper_than_read_are_unknown(capsys, tmp_path, name, te
             "is not followed")
     assert _answer(capsys, tmp_path, text=text, name=name, flags=f"--mm-tool tools/{name}") == (
         HEAD + line, f"usable data: unknown (run.sh:1: {HEAD}{line})")
+
+
+def test_a_script_that_sets_the_switch_itself_keeps_the_answer_it_had(capsys, tmp_path, monkeypatch):
+    # `os.environ["OOTB_OPTIMIZER_PROFILING"] = "TRUE"` in the script (MindSpeed-MM's own pretrain_vlm.py sets USE_TF
+    # so): train()'s os.getenv reads it, and no profiler is built; the answer read the launch's environment alone
+    monkeypatch.setitem(globals(), "SCRIPT", "import os\nos.environ['OOTB_OPTIMIZER_PROFILING'] = 'TRUE'\n" + SCRIPT)
+    assert _answer(capsys, tmp_path, _edit(enable=True)) == (None, BEFORE)

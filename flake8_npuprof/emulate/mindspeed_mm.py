@@ -373,8 +373,9 @@ def follow(w, launch, ls, target, environ):
     if any(HOLE in x or x.startswith("--prof") for x in words):
         return None             # Megatron's --profile, which train_decorator reads, or words not known
     if "--" in words or any(x.split("=", 1)[0] in ENDS_EARLY for x in words) or \
-            any(n in launch.command.env or (environ is not None and n in environ) for n in RETURNS_EARLY):
-        return None
+            any(n in launch.command.env or (environ is not None and n in environ) for n in RETURNS_EARLY) or \
+            any(n in ls.ctx.src.text for n in (SWITCH,) + RETURNS_EARLY):
+        return None             # (a script that names them may set them itself: os.getenv reads the process's)
     answer = _answer(w, launch, code, environ)
     if answer is None:
         return None
