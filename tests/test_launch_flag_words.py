@@ -222,6 +222,14 @@ def test_an_option_the_script_does_not_define_is_not_said_to_stop_it_where_more_
     assert _answer(capsys, tmp_path, rest, "--rest", "--xyz")[-1] == DEFAULT
 
 
+@pytest.mark.parametrize("edit", ["argv = sys.argv\n    argv.remove('--xyz')",
+                                  "from sys import argv\n    argv.remove('--xyz')"])
+def test_argv_edited_through_another_name_is_not_said_to_stop(capsys, tmp_path, edit):
+    # python runs the script with --prof set (the word is gone before parse_args); the answer said "stops"
+    text = TRAIN.replace("    args = parser.parse_args()\n", f"    import sys\n    {edit}\n    args = parser.parse_args()\n")
+    assert _answer(capsys, tmp_path, text, "--prof", "--xyz")[-1] == "usable data: yes"
+
+
 def test_allow_abbrev_false_takes_no_abbreviation(capsys, tmp_path):
     # python exits with status 2 on `--pro`; the answer was "collects (when args.prof)"
     text = TRAIN.replace("ArgumentParser()", "ArgumentParser(allow_abbrev=False)")

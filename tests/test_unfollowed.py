@@ -204,6 +204,20 @@ def test_a_profiler_import_under_a_test_the_launch_makes_false_is_no_failure(tmp
         "run.sh:2: fails: train.py: line 8, when args.need_profiler: mindspore.profiler.profiling is not a module")
 
 
+def test_a_profiler_import_the_launch_runs_after_one_it_skips_still_fails(tmp_path):
+    # a second import NPP364 names, at the top level, runs in every launch (python stops there with
+    # ModuleNotFoundError on MindSpore 2.7-2.10): the answer said "the import does not run and nothing is profiled"
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport mindspore\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--need_profiler', type=int, default=0)\nargs = p.parse_args()\n\nif args.need_profiler:\n"
+        "    from mindspore.profiler.profiling import Profiler\n    profiler = Profiler(output_path='./prof')\n"
+        "from mindspore.profiler.profiling import ProfilerLevel\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\npython train.py\n")
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["answer"]["why"].startswith("run.sh:2: fails: train.py: line 10: mindspore.profiler.profiling is not "
+                                              "a module of MindSpore 2.7-2.10")
+
+
 def test_a_profiler_imported_from_a_module_mindspore_no_longer_has(tmp_path):
     # mindspore-ai/models' YOLOv4 train.py: `from mindspore.profiler.profiling import Profiler` (NPP364) stops the
     # job on MindSpore 2.7-2.10; emulate said "names MindSpore's profiler, but no call emulate replays (npuprof

@@ -54,6 +54,11 @@ KEEP = ("static", "dynamic", "level0", "level1", "level2", "PipeUtilization", "A
 JSON_ONLY = {"86904962c08a84aa"}     # MMConfig's shapes that json.loads every file, whatever its name ends in
 TRAINING = "mindspeed_mm.training"
 SWITCH = "OOTB_OPTIMIZER_PROFILING"
+# Megatron's words on which pretrain() skips train() or train()'s loop breaks early, and the switches on which
+# pretrain() returns before training (57069cd training.py), and `--` (the words after it are positionals, which
+# Megatron's parse_args refuses): a launch with any is left to the answer given before
+ENDS_EARLY = ("--skip-train", "--exit-interval", "--exit-duration-in-mins")
+RETURNS_EARLY = ("OOTB_OPTIMIZER_PARSE_ARGS", "OOTB_OPTIMIZER_PARSE_MODEL")
 
 
 class Code(NamedTuple):
@@ -300,7 +305,10 @@ def read_tool(given: str, cwd: str, shown_from: str, json_only: bool = False) ->
             # (where: json's own message and column differ between Python releases, as the job's may from ours)
             near = f" near line {e.lineno}" if isinstance(e, json.JSONDecodeError) else ""
             raise Raises(f"{shown} is not valid JSON{near}")
-        lines = _json_lines(text) if isinstance(value, dict) else {}
+        try:
+            lines = _json_lines(text) if isinstance(value, dict) else {}
+        except RecursionError:
+            raise NotKnown(_DEEP.format(shown))
     else:
         import yaml
         try:
@@ -312,13 +320,23 @@ def read_tool(given: str, cwd: str, shown_from: str, json_only: bool = False) ->
             raise Raises(f"{shown} has no top-level `tool:` key, which MMConfig indexes")
         value = doc["tool"]
         lines = {}
-        _yaml_lines(node, (), lines)
+        try:
+            _yaml_lines(node, (), lines)
+        except RecursionError:          # (`a: &a {b: *a}`: a mapping that holds itself)
+            raise NotKnown(_DEEP.format(shown))
         lines = {k[1:]: v for k, v in lines.items() if k[:1] == ("tool",) and len(k) > 1}
     if not isinstance(value, dict):
         raise Raises(f"{shown} holds a {type(value).__name__}, not a mapping of keys")
-    if _has_dtype(value):
+    try:
+        dtype = _has_dtype(value)
+    except RecursionError:
+        raise NotKnown(_DEEP.format(shown))
+    if dtype:
         raise NotKnown(f"{shown} has a `dtype` key, which MMConfig converts with get_dtype(), not read here")
     return Tool(path, shown, value, lines)
+
+
+_DEEP = "{} nests its mappings deeper than is read here (or holds itself): what MMConfig makes of it is not followed"
 
 
 def _has_dtype(value) -> bool:
@@ -354,6 +372,10 @@ def follow(w, launch, ls, target, environ):
     from ..source.text import HOLE
     if any(HOLE in x or x.startswith("--prof") for x in words):
         return None             # Megatron's --profile, which train_decorator reads, or words not known
+    if "--" in words or any(x.split("=", 1)[0] in ENDS_EARLY for x in words) or \
+            any(n in launch.command.env or (environ is not None and n in environ) for n in RETURNS_EARLY) or \
+            any(n in ls.ctx.src.text for n in (SWITCH,) + RETURNS_EARLY):
+        return None             # (a script that names them may set them itself: os.getenv reads the process's)
     answer = _answer(w, launch, code, environ)
     if answer is None:
         return None

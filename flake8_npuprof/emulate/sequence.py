@@ -129,7 +129,9 @@ def _only_shown(text: str, name: str) -> bool:
     for words, _, _ in lexed_commands(text):
         heads = [text[a:b] for a, b in words[:3]]
         k = next((j for j, h in enumerate(heads) if h not in _KEYWORDS), len(heads))
-        if k < len(heads) and heads[k] in ("echo", "printf"):
+        if k < len(heads) and heads[k] in ("echo", "printf") and not (
+                heads[k] == "printf" and k + 1 < len(words) and text[words[k + 1][0]:words[k + 1][1]].startswith("-v")):
+            # (`printf -v P ...` sets P, which the launcher may test: bash 5.2)
             shown.extend((a, b) for a, b in words[k + 1:] if "$(" not in text[a:b] and "`" not in text[a:b])
     return all(any(a <= i < b for a, b in shown) for i in places)
 
@@ -589,6 +591,9 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
     if off:         # ... but only where it runs: CycleGAN's `if args.need_profiler:`, which its launcher leaves false
         why = f"{name}: {off}"
         return "no profiling", why, False, dict(report, unmodelled=why), (), True
+    if fails:       # (the first import this launch runs: one after an import it skips)
+        from ..checks.launch_setup import false_in_launch
+        fails = import_fails(ls.ctx.tree, lambda stmt: bool(false_in_launch(ls.ctx, stmt))) or fails
     if fails:       # NPP364: the import of its profiler stops the job, whether it profiles or not (as emulate SCRIPT)
         return "fails", f"{name}: {fails}", True, dict(report, usable=False, exit=EXIT_PROBLEM,
                                                        unmodelled=f"{name}: MindSpore's profiler: fails: {fails}"), \
@@ -608,14 +613,17 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
 
 
 def _import_off(ls) -> str:
-    """Why the script's first import of a mindspore.profiler module 2.7-2.10 lack (NPP364) does not run in this launch,
-    said with the profiler it is for: an `if` on its way the launch's flags make false; "" where none is."""
+    """Why the script's imports of a mindspore.profiler module 2.7-2.10 lack (NPP364) do not run in this launch, said
+    with the first: an `if` on the way of each that the launch's flags make false; "" where one has none (a later
+    import the launch runs stops the job all the same)."""
     from ..checks.launch_setup import false_in_launch
     from ..checks.mindspore import missing_modules
-    stmt = missing_modules(ls.ctx.tree)[0][0]
-    off = false_in_launch(ls.ctx, stmt)
-    return f"line {stmt.lineno} imports MindSpore's profiler only where the tests it is under hold, and {off}: the " \
-        "import does not run and nothing is profiled" if off else ""
+    found = missing_modules(ls.ctx.tree)
+    offs = [false_in_launch(ls.ctx, stmt) for stmt, _, _ in found]
+    if not offs or not all(offs):
+        return ""
+    return f"line {found[0][0].lineno} imports MindSpore's profiler only where the tests it is under hold, and " \
+        f"{offs[0]}: the import does not run and nothing is profiled"
 
 
 def follow_script(path: str, target, cwd: Optional[str], base, environ=None) -> Optional[dict]:

@@ -454,7 +454,8 @@ def _python(cmd, words, k, env, ranks, wrapper, start="", refuse: bool = True) -
                           wrapper, ranks, module=module)
         if words[k].text in PY_EXITS:
             return None                 # `python3 --version x.py`: it prints and exits
-        if refuse and letter == "-" and words[k].text[2:] and words[k].text not in PY_LONG_OPTIONS:
+        if refuse and letter == "-" and words[k].text.startswith("--") and words[k].text[2:] and \
+                words[k].text not in PY_LONG_OPTIONS:     # (`-uB`: short options joined, which python reads)
             # CPython 3.7-3.13 stop at a long option they do not know, before any script (Python/getopt.c: "unknown
             # option --data_path=/d", status 2): a flag meant for the launcher given where it runs `python3 $1/x.py`
             return _unknown(cmd, env, ranks, wrapper, f"python stops at {words[k].text}, which is not an option of the "

@@ -23,8 +23,10 @@ from typing import Callable, Iterable, List, Optional
 from .flag_def import FlagDef
 
 _NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")         # argparse's _negative_number_matcher: a positional, not an option
+# (sys.argv written, or the list itself bound to another name, which may write it: `argv = sys.argv`,
+# `from sys import argv`)
 _ARGV_WRITE = re.compile(r"sys\.argv\s*(=[^=]|\[[^\]]*\]\s*=[^=]|\.(append|extend|insert|remove|pop|clear)\b)|"
-                         r"del\s+sys\.argv")
+                         r"del\s+sys\.argv|=\s*sys\.argv\s*($|[;#),])|from\s+sys\s+import\b[^\n]*\bargv\b", re.M)
 _PARSER = ("ArgumentParser", "argparse.ArgumentParser")       # not HfArgumentParser & co, which add options
 _GROUPS = ("add_argument_group", "add_mutually_exclusive_group")
 _NARGS = ("?", "*", "+")                # (REMAINDER, "...", takes the words after it, options too)
