@@ -226,7 +226,8 @@ def test_an_option_the_script_does_not_define_is_not_said_to_stop_it_where_more_
                                   "from sys import argv\n    argv.remove('--xyz')"])
 def test_argv_edited_through_another_name_is_not_said_to_stop(capsys, tmp_path, edit):
     # python runs the script with --prof set (the word is gone before parse_args); the answer said "stops"
-    text = TRAIN.replace("    args = parser.parse_args()\n", f"    import sys\n    {edit}\n    args = parser.parse_args()\n")
+    text = TRAIN.replace("    args = parser.parse_args()\n",
+                         f"    import sys\n    {edit}\n    args = parser.parse_args()\n")
     assert _answer(capsys, tmp_path, text, "--prof", "--xyz")[-1] == "usable data: yes"
 
 
@@ -276,7 +277,8 @@ def test_the_words_argparse_may_read_as_an_option_are_python_s(options, abbrev):
     # exactly, and unrecognized says the others stop parse_args (unrecognized arguments)
     from flake8_npuprof.values.argv_words import read_as, unrecognized
     from flake8_npuprof.values.flag_def import FlagDef
-    table = {o: FlagDef(o.lstrip("-"), o, "argparse", None, None, True, ast.Call(), None) for o in options}
+    call = ast.Call(ast.Name("add_argument"), [], [])     # (a bare ast.Call() is deprecated from python 3.13)
+    table = {o: FlagDef(o.lstrip("-"), o, "argparse", None, None, True, call, None) for o in options}
     for word in ("--pro", "--prof=1", "--pr", "-pro", "-prof", "-profi", "-p", "-pro=1", "--xyz", "-x", "--o"):
         if word.partition("=")[0] in table:
             continue                    # (bound as the option itself: checks/launch_setup.bind)
