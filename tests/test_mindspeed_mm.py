@@ -257,7 +257,7 @@ HEAD = "mindspeed_mm/training.py, which train_mm.py imports: "
 
 
 def _answer(capsys, tmp_path, tool=None, flags="--mm-tool ./tools/tool.json", env="", text=None, profiler=PROFILER,
-            name="tool.json", nodes=1):
+            name="tool.json", nodes=1, options=()):
     pkg = tmp_path / "mindspeed_mm"
     for d in ("", "tools", "configs"):
         (pkg / d).mkdir(exist_ok=True)
@@ -272,7 +272,7 @@ def _answer(capsys, tmp_path, tool=None, flags="--mm-tool ./tools/tool.json", en
     (tmp_path / "tools" / name).write_text(text)
     (tmp_path / "run.sh").write_text(f"{env}torchrun --nproc_per_node 4 --nnodes {nodes} train_mm.py --train-iters 20 "
                                      f"{flags}\n")
-    main(["emulate", "--cwd", str(tmp_path), "--", "bash", "run.sh"])
+    main(["emulate", *options, "--cwd", str(tmp_path), "--", "bash", "run.sh"])
     out = capsys.readouterr().out.splitlines()
     # (the answer's line, and the launch's verdict)
     return next((line for line in out if line.startswith(HEAD)), None), [x for x in out if x.startswith("usable")][0]
@@ -289,6 +289,17 @@ def _edit(**changes):
 def _said(line: str):
     """(the answer's line, the verdict's line) as emulate prints them for an answer of this module."""
     return HEAD + line, f"usable data: no ({HEAD}{line})"
+
+
+def test_a_tool_file_outside_the_project_is_not_read_with_no_outside(capsys, tmp_path):
+    # `--no-outside` (a launcher from an untrusted pull request): the launcher names what would be read
+    outside = tmp_path.parent / f"{tmp_path.name}_tool.json"
+    outside.write_text(json.dumps(TOOL))
+    why = f"--mm-tool {outside} (run.sh:1) is outside the project, which --no-outside does not read"
+    assert _answer(capsys, tmp_path, flags=f"--mm-tool {outside}", options=("--no-outside",)) == (
+        HEAD + why, f"usable data: unknown (run.sh:1: {HEAD}{why})")
+    assert _answer(capsys, tmp_path, flags=f"--mm-tool {outside}")[0].startswith(
+        HEAD + f"../{outside.name}:1 `\"enable\": false`")
 
 
 def test_enable_false_is_no(capsys, tmp_path):

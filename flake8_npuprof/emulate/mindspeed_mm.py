@@ -387,6 +387,7 @@ def follow(w, launch, ls, target, environ):
 
 def _answer(w, launch, code: Code, environ) -> Optional[Tuple[str, str]]:
     from ..checks.launch_setup import bind
+    from ..shell.state import within
     from ..values.global_args import framework_flag
     from ..values.launch_args import OPEN
     train = os.path.basename(code.training)
@@ -415,6 +416,9 @@ def _answer(w, launch, code: Code, environ) -> Optional[Tuple[str, str]]:
     cwd = launch.command.cwd[0] if len(launch.command.cwd) == 1 else None
     if cwd is None:
         return "unknown", f"--mm-tool {g.text} ({g.where}) is taken from the folder the job runs in, not known here"
+    if w.inside is not None and not within(os.path.join(cwd, g.text), w.inside):
+        # (--no-outside: a launcher from an untrusted pull request names what is read; its sourced files alike)
+        return "unknown", f"--mm-tool {g.text} ({g.where}) is outside the project, which --no-outside does not read"
     try:
         tool = read_tool(g.text, cwd, os.path.dirname(launch.script), code.json_only)
     except Raises as e:
