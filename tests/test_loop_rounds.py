@@ -355,3 +355,18 @@ def test_a_cd_after_the_loop_into_a_folder_its_rounds_made(tmp_path, loop, cd, k
         assert cmd.lost == (f"`{cd}` at run.sh:{loop.count(chr(10)) + 2}: a folder the walk does not know is there "
                             f"(not in the tree; a `mkdir` of a name not known statically, at run.sh:"
                             f"{loop.count(chr(10)) + 1}, may make it)")
+
+
+@pytest.mark.parametrize("loop, body, ranks", [
+    # bash 5.2 ran rounds 0 and 2 of `for ((i=0;i<3;i++)); do ...; i=$((i+1)); done` (it said 3)
+    ("for ((i=0;i<3;i++))", "i=$((i+1))", 0),
+    ("for ((i=0;i<N;i++))", "((i+=1))", 0),
+    ("for ((i=0;i<3;i++))", "", 3),
+    # a `for ... in` list runs once per word whatever its body sets (bash 5.2: three rounds)
+    ("for i in 0 1 2", "i=$((i+1))", 3),
+])
+def test_a_counted_loop_whose_body_sets_its_counter_runs_an_unknown_number_of_times(tmp_path, loop, body, ranks):
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "run.sh").write_text(f"N=3\n{loop}; do\n  python3 train.py &\n  {body}\ndone\n")
+    (cmd,) = [c for c in Walk(str(tmp_path / "run.sh")).run().commands if c.words[0].text == "python3"]
+    assert cmd.ranks == ranks

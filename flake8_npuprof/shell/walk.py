@@ -62,11 +62,15 @@ def _rounds_differ(body: str, names: Tuple[str, ...]) -> bool:
     """Whether the rounds of a counted loop whose body is this may not be alike: the body may set its variable
     (names[0]) or what its bounds read (names[1:]), or has `continue`/`break` (a `continue` may skip the body's way
     back, a `break` the later rounds: bash 5.2 left round 1 in d0/d1)."""
+    return re.search(r"(?<![\w$-])(?:continue|break)\b", body) is not None or _may_set(body, names)
+
+
+def _may_set(body: str, names: Tuple[str, ...]) -> bool:
+    """Whether a loop's body may set its variable (names[0]) or one of names[1:]."""
     name = names[0]
     # (a step outside `((...))` and `let`, which set_unfollowed finds: `$[i++]`, `${a[i++]}`, `b[--i]=1`, `${x:i++:1}`,
     # `[[ i++ -lt 9 ]]` evaluate arithmetic, bash 5.2 ran each in d0 and d2; a nameref, `declare -n r=i`, sets i by r)
-    return "unset" in body or re.search(r"(?<![\w$-])(?:continue|break)\b", body) is not None or \
-        re.search(r"\b(?:declare|typeset|local)\s+-\w*n", body) is not None or \
+    return "unset" in body or re.search(r"\b(?:declare|typeset|local)\s+-\w*n", body) is not None or \
         re.search(rf"\bfor\s*(?:\(\(\s*)?{name}\b", body) is not None or any(
             set_unfollowed(body, n) or re.search(rf"(?<![\w$-]){n}(?:\+?=|\+\+|--)|\+\+{n}\b|--{n}\b(?=\s*[])}}:,])",
                                                  body) for n in names)
@@ -402,6 +406,12 @@ class Walk(Expander, Compounds):
                     if count is not None and count <= 0 and not skipping:
                         block.state = "skip"    # its body never runs (bash 5.2: `N=0; for ((i=0; i<N; i++))`)
                     block.bounds = {n: self.vars.get(n) or self.exported.get(n) for n in names}
+                if (literal or named) and loop_var and block.ranks:
+                    # a `for ((...))` whose body sets its counter runs as often as the body leaves it (bash 5.2:
+                    # `for ((i=0;i<3;i++)); do ...; i=$((i+1)); done` ran rounds 0 and 2): how often is not known
+                    body = _loop_body(text, at)
+                    if body is None or _may_set(text[body[0]:body[1]], (name,)) or _nameref(text):
+                        block.ranks = 0
                 if loop_var and not skipping and 0 < block.ranks <= MAX_ROUNDS:
                     block.name = name
                     block.values = self._round_values(text, words, at, literal or named, (name, *block.bounds),
