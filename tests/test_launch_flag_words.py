@@ -86,6 +86,24 @@ def test_a_value_given_to_a_store_true_stops_the_script(capsys, tmp_path):
     assert _answer(capsys, tmp_path, caught, "--prof=1") == COND
 
 
+def test_a_value_given_to_an_abbreviated_store_true_stops_the_script(capsys, tmp_path):
+    # `--pr=1` (review17): python exits with status 2 (a value to --prof, or ambiguous where it begins --profile too),
+    # parse_known_args too; it was "yes (where its conditions hold)"
+    for parser in (_parser(), _parser("--profile")):
+        for method in ("parse_args", "parse_known_args"):
+            with pytest.raises(SystemExit) as stop:
+                getattr(parser, method)(["--pr=1"])
+            assert stop.value.code == 2
+    why = ("line 9: not run in this launch: argparse stops the script in parse_args: --pr=1 from run.sh:1 begins "
+           "--prof (store_true), which takes no value, so argparse exits with status 2 (with its value ignored, or with the "
+           "option ambiguous where the word begins others too)")
+    assert _answer(capsys, tmp_path, TRAIN, "--pr=1") == [
+        f"train.py: torch_npu's profiler is off: {why}",
+        f"usable data: no ({why.replace('line 9', 'line 9 of train.py')})"]
+    # without a value it may set --prof: left open
+    assert _answer(capsys, tmp_path, TRAIN, "--pr") == COND
+
+
 @pytest.mark.parametrize("rewrite", [
     "vars(args).update(prof=True)",
     "vars(args)['prof'] = True",

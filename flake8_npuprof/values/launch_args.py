@@ -102,6 +102,14 @@ def _given_values(flag, given: Dict[str, Given], type_function, defined_at: str,
     from .ops import C, S, U
     g = given.get(flag.dest)
     short = getattr(given, "abbreviated", {}).get(flag.dest) if g is None else None
+    if short is not None and short.text is not None and short.option.startswith("--") and not caught and \
+            flag.kind == "argparse" and flag.action in ("store_true", "store_false"):
+        # `--pr=1`: python 3.9-3.13 exit with status 2 whether it is read as --prof alone ("ignored explicit
+        # argument '1'") or as one of several options it begins ("ambiguous option"), parse_known_args too
+        return [U(f"{short.option}={short.text} from {short.where} gives a value to {flag.option}, which it begins",
+                  stops=f"argparse stops the script in parse_args: {short.option}={short.text} from {short.where} "
+                        f"begins {flag.option} ({flag.action}), which takes no value, so argparse exits with status 2 "
+                        "(with its value ignored, or with the option ambiguous where the word begins others too)")]
     if short is not None:
         return [U(f"{short.option} from {short.where} may be argparse's abbreviation of {flag.option} (the options "
                   "a word begins are matched, with allow_abbrev, the default)", flag.py_type)]
