@@ -95,8 +95,8 @@ def test_a_value_given_to_an_abbreviated_store_true_stops_the_script(capsys, tmp
                 getattr(parser, method)(["--pr=1"])
             assert stop.value.code == 2
     why = ("line 9: not run in this launch: argparse stops the script in parse_args: --pr=1 from run.sh:1 begins "
-           "--prof (store_true), which takes no value, so argparse exits with status 2 (with its value ignored, or with the "
-           "option ambiguous where the word begins others too)")
+           "--prof (store_true), which takes no value, so argparse exits with status 2 (with its value ignored, or "
+           "with the option ambiguous where the word begins others too)")
     assert _answer(capsys, tmp_path, TRAIN, "--pr=1") == [
         f"train.py: torch_npu's profiler is off: {why}",
         f"usable data: no ({why.replace('line 9', 'line 9 of train.py')})"]
