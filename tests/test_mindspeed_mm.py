@@ -523,6 +523,9 @@ def test_an_auto_settings_switch_keeps_the_answer_it_had(capsys, tmp_path, env):
 
 @pytest.mark.parametrize("name, text", [
     ("tool.yaml", "tool:\n  memory_profile: &a {b: *a}\n  profile: {}\n"),
+    # aliases of aliases, each level naming the one below twice: 2 ** 40 mappings walked (review17; it ran on)
+    ("tool.yaml", "tool:\n  a0: &a0 {x: 1}\n" + "".join(f"  a{i}: &a{i} {{p: *a{i - 1}, q: *a{i - 1}}}\n"
+                                                        for i in range(1, 41)) + "  profile: {}\n"),
 ])
 def test_mappings_nested_deeper_than_read_are_unknown(capsys, tmp_path, name, text):
     # it was "npuprof emulate: internal error: RecursionError": PyYAML makes a mapping that holds itself (and python

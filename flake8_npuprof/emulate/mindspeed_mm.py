@@ -267,13 +267,28 @@ def _json_lines(text: str) -> Dict[Tuple[str, ...], int]:
     return lines
 
 
-def _yaml_lines(node, path: Tuple[str, ...], lines: Dict[Tuple[str, ...], int]) -> None:
+# mappings walked in a tool file: an alias is walked again wherever it is named, as ConfigReader does, so aliases of
+# aliases double at each level (30 levels: 2 ** 30); past this it is not read (RecursionError, as for one that holds
+# itself)
+MAX_MAPPINGS = 100_000
+
+
+def _counted(walked: List[int]) -> None:
+    walked[0] += 1
+    if walked[0] > MAX_MAPPINGS:
+        raise RecursionError(f"more than {MAX_MAPPINGS} mappings")
+
+
+def _yaml_lines(node, path: Tuple[str, ...], lines: Dict[Tuple[str, ...], int], walked: Optional[List[int]] = None) \
+        -> None:
     import yaml
     if isinstance(node, yaml.MappingNode):
+        walked = [0] if walked is None else walked
+        _counted(walked)
         for k, v in node.value:
             if isinstance(k, yaml.ScalarNode):
                 lines[path + (k.value,)] = k.start_mark.line + 1
-                _yaml_lines(v, path + (k.value,), lines)
+                _yaml_lines(v, path + (k.value,), lines, walked)
 
 
 def read_tool(given: str, cwd: str, shown_from: str, json_only: bool = False) -> Tool:
@@ -339,8 +354,12 @@ def read_tool(given: str, cwd: str, shown_from: str, json_only: bool = False) ->
 _DEEP = "{} nests its mappings deeper than is read here (or holds itself): what MMConfig makes of it is not followed"
 
 
-def _has_dtype(value) -> bool:
-    return isinstance(value, dict) and any(k == "dtype" or _has_dtype(v) for k, v in value.items())
+def _has_dtype(value, walked: Optional[List[int]] = None) -> bool:
+    if not isinstance(value, dict):
+        return False
+    walked = [0] if walked is None else walked
+    _counted(walked)
+    return any(k == "dtype" or _has_dtype(v, walked) for k, v in value.items())
 
 
 def _get(tool: Tool, path: Tuple[str, ...]) -> Tuple[bool, Any, str]:
