@@ -211,8 +211,13 @@ from mindspeed_mm.utils.auto_setting import train_decorator
 def pretrain(step_func, extra_args_provider=None):
     args = get_args()
     merge_mm_args(args)
+    if args.save_interval == 0 or args.log_interval == 0 or args.eval_interval == 0:
+        raise ValueError("ours")
     memory_profiler.reset(args.mm.tool.memory_profile)
-    train(step_func)
+    if not args.skip_train:
+        iteration = 0
+        if args.do_train and args.train_iters > 0:
+            iteration = train(step_func)
 
 
 @train_decorator
@@ -304,11 +309,11 @@ def test_a_tool_file_outside_the_project_is_not_read_with_no_outside(capsys, tmp
 
 def test_enable_false_is_no(capsys, tmp_path):
     assert _answer(capsys, tmp_path) == _said(
-        "tools/tool.json:3 `\"enable\": false`: MindSpeed-MM's Profiler is built at train()'s start (training.py:24) "
+        "tools/tool.json:3 `\"enable\": false`: MindSpeed-MM's Profiler is built at train()'s start (training.py:29) "
         "but starts no profiler (profiler.py:73); to profile, set `\"enable\": true` there")
 
 
-ON = ("tools/tool.json:3 switches profiling on{}: torch_npu's profiler starts at train()'s start (training.py:25) on "
+ON = ("tools/tool.json:3 switches profiling on{}: torch_npu's profiler starts at train()'s start (training.py:30) on "
       "ranks 0-1 of the 4 (`\"ranks\": [0, 1]` at tools/tool.json:5; torchrun --nnodes 1 --nproc_per_node 4); its "
       "schedule(skip_first=3, active=2) from start_step 3 and end_step 5 (tools/tool.json:16) records iterations 3-4 "
       "of 20 (0-based, one prof.step() each; --train-iters 20, run.sh:1) (if train()'s loop starts at iteration 0: it "
@@ -333,21 +338,21 @@ def _fails(line: str):
 def test_level_typo_fails_even_with_enable_false(capsys, tmp_path):
     assert _answer(capsys, tmp_path, _edit(level="Level1")) == _fails(
         "tools/tool.json:10 `\"level\": \"Level1\"`: MindSpeed-MM's Profiler takes only level0, level1 or level2, so "
-        "train() stops at its start (training.py:24) with ValueError (profiler.py:35), even with `\"enable\": false` "
+        "train() stops at its start (training.py:29) with ValueError (profiler.py:35), even with `\"enable\": false` "
         "(tools/tool.json:3)")
 
 
 def test_unknown_aic_metrics_fails(capsys, tmp_path):
     assert _answer(capsys, tmp_path, _edit(aic_metrics_type="MemoryBound")) == _fails(
         "tools/tool.json:19 `\"aic_metrics_type\": \"MemoryBound\"`: MindSpeed-MM's Profiler takes only "
-        "PipeUtilization or ArithmeticUtilization, so train() stops at its start (training.py:24) with ValueError "
+        "PipeUtilization or ArithmeticUtilization, so train() stops at its start (training.py:29) with ValueError "
         "(profiler.py:41), even with `\"enable\": false` (tools/tool.json:3)")
 
 
 def test_unknown_profile_type_fails(capsys, tmp_path):
     assert _answer(capsys, tmp_path, _edit(profile_type="Static")) == _fails(
         "tools/tool.json:4 `\"profile_type\": \"Static\"`: MindSpeed-MM's Profiler takes only static or dynamic, so "
-        "train() stops at its start (training.py:24) with ValueError (profiler.py:70), even with `\"enable\": false` "
+        "train() stops at its start (training.py:29) with ValueError (profiler.py:70), even with `\"enable\": false` "
         "(tools/tool.json:3)")
 
 
@@ -355,7 +360,7 @@ def test_a_missing_key_fails(capsys, tmp_path):
     tool = _edit()
     del tool["profile"]["static_param"]["analyse_flag"]
     assert _answer(capsys, tmp_path, tool) == _fails(
-        "train() stops at its start (training.py:24): MindSpeed-MM's Profiler reads `static_param.analyse_flag` of "
+        "train() stops at its start (training.py:29): MindSpeed-MM's Profiler reads `static_param.analyse_flag` of "
         "tools/tool.json:2 `profile`, which fails with AttributeError: 'ConfigReader' object has no attribute "
         "'analyse_flag', even with profiling off")
 
@@ -363,7 +368,7 @@ def test_a_missing_key_fails(capsys, tmp_path):
 def test_no_mm_tool_fails_where_pretrain_reads_it(capsys, tmp_path):
     assert _answer(capsys, tmp_path, flags="") == _fails(
         "the launch passes no --mm-tool, so MMConfig (merge_mm_args, training.py:14) loads no tool configuration and "
-        "pretrain() stops at training.py:15 (`args.mm.tool.memory_profile`) with AttributeError: 'MMConfig' object "
+        "pretrain() stops at training.py:17 (`args.mm.tool.memory_profile`) with AttributeError: 'MMConfig' object "
         "has no attribute 'tool', before any profiler is built")
 
 
@@ -404,15 +409,66 @@ def test_ranks_past_this_node_are_unknown_on_more_nodes(capsys, tmp_path):
         HEAD + line, f"usable data: unknown (run.sh:1: {HEAD}{line})")
 
 
+@pytest.mark.parametrize("ranks", [[], [-2, "0"]])
+def test_ranks_that_name_no_rank_collect_nothing_on_any_number_of_nodes(capsys, tmp_path, ranks):
+    # Profiler._enable_profile: `self.ranks == [-1]` or `torch.distributed.get_rank() in self.ranks` (57069cd
+    # profiler.py; python 3.11 ran it on ranks 0-31): [] and ranks below 0 other than [-1] start it on none
+    line = (f"tools/tool.json:3 switches profiling on, but `\"ranks\": {json.dumps(ranks)}` at tools/tool.json:5 names "
+            "no rank of any node (a rank is 0 or more; only [-1] means every rank): no process starts the profiler")
+    assert _answer(capsys, tmp_path, _edit(enable=True, ranks=ranks), nodes=2) == (
+        HEAD + line, f"usable data: no (run.sh:1: collects nothing: {HEAD}{line})")
+
+
+@pytest.mark.parametrize("flags, word", [("--log-interval 0", "--log-interval 0"),
+                                         ("--save-interval=0", "--save-interval=0"),
+                                         ("--save ./out --persistent-save-interval 0", "--persistent-save-interval 0"),
+                                         ("--eval-interval 00 --log-interval 1", "--eval-interval 00")])
+def test_an_interval_of_0_fails_before_training(capsys, tmp_path, flags, word):
+    # pretrain() raises ValueError where save_interval, log_interval or eval_interval is 0 (57069cd training.py:211,
+    # the same in v2.3.0, v26.0.0 and v26.1.0; python 3.11 ran it), after merge_mm_args and before any tool key is read
+    line = (f"{word} (run.sh:1): pretrain() refuses a log, save or eval interval of 0 and stops at training.py:16 "
+            "with ValueError, before any profiler is built")
+    assert _answer(capsys, tmp_path, _edit(enable=True), flags="--mm-tool ./tools/tool.json " + flags) == _fails(line)
+    # whether the tool file names a profiler or not, and where none is given
+    assert _answer(capsys, tmp_path, flags=flags) == _fails(line)
+    assert _answer(capsys, tmp_path, _edit(enable=True), flags="--mm-tool ./tools/tool.json " + flags,
+                   env="export OOTB_OPTIMIZER_PROFILING=TRUE\n")[0] == HEAD + line.replace("run.sh:1", "run.sh:2")
+
+
+def test_a_tool_file_that_fails_to_load_fails_before_the_interval_test(capsys, tmp_path):
+    assert _answer(capsys, tmp_path, flags="--log-interval 0 --mm-tool ./tools/none.json") == _fails(
+        f"--mm-tool ./tools/none.json (run.sh:1): there is no file ./tools/none.json in {tmp_path}, so MMConfig raises "
+        "RuntimeError (\"One or more config files failed to load\") in merge_mm_args (training.py:14), before training")
+
+
+def test_an_interval_not_known_keeps_the_answer_it_had(capsys, tmp_path):
+    assert _answer(capsys, tmp_path, _edit(enable=True), flags="--mm-tool ./tools/tool.json --log-interval $(cat n)") \
+        == (None, BEFORE)
+
+
+TRAINS_NOT = ("--train-iters 0 (run.sh:1): pretrain() calls train() only when args.train_iters > 0 (training.py:20), "
+              "so MindSpeed-MM's Profiler is never built: nothing is recorded (with Megatron core_v0.12.1, the release "
+              "MindSpeed-MM names, the job stops before that: validate_args with --train-samples, else "
+              "get_optimizer_param_scheduler, raises on a train_iters of 0)")
+
+
+@pytest.mark.parametrize("tool", [_edit(enable=True), _edit(level="Level1")])
+def test_train_iters_0_builds_no_profiler(capsys, tmp_path, tool):
+    # `if args.do_train and args.train_iters > 0:` around train() (57069cd training.py:285): the Profiler's checks
+    # are not reached either; it said the profiler started at train()'s start and recorded nothing
+    assert _answer(capsys, tmp_path, tool, flags="--mm-tool ./tools/tool.json --train-iters 0") == (
+        HEAD + TRAINS_NOT, f"usable data: no (run.sh:1: collects nothing: {HEAD}{TRAINS_NOT})")
+
+
 def test_ootb_optimizer_profiling_builds_no_profiler(capsys, tmp_path):
     assert _answer(capsys, tmp_path, _edit(level="Level1"), env="export OOTB_OPTIMIZER_PROFILING=TRUE\n") == _said(
         "OOTB_OPTIMIZER_PROFILING=TRUE (run.sh:1), and train() builds MindSpeed-MM's Profiler only when it is not TRUE "
-        "(training.py:23): no profiler runs")
+        "(training.py:28): no profiler runs")
 
 
 def test_dynamic_is_unknown(capsys, tmp_path):
     line = ("tools/tool.json:3 switches profiling on, with `\"profile_type\": \"dynamic\"`: train() hands torch_npu's "
-            "dynamic_profile the folder \"./dyn\" (training.py:25) on ranks 0-1 of the 4 (`\"ranks\": [0, 1]` at "
+            "dynamic_profile the folder \"./dyn\" (training.py:30) on ranks 0-1 of the 4 (`\"ranks\": [0, 1]` at "
             "tools/tool.json:5; torchrun --nnodes 1 --nproc_per_node 4); what it collects is set by the configuration "
             "there while the job runs, not emulated here")
     assert _answer(capsys, tmp_path, _edit(enable=True, profile_type="dynamic", level="Level1")) == (
@@ -423,7 +479,7 @@ def test_a_yaml_tool_file(capsys, tmp_path):
     text = "tool:\n  memory_profile: {}\n  profile:\n" + "".join(
         f"    {line}\n" for line in json.dumps(TOOL["profile"], indent=2).splitlines())
     assert _answer(capsys, tmp_path, text=text, name="tool.yaml", flags="--mm-tool tools/tool.yaml") == _said(
-        "tools/tool.yaml:5 `\"enable\": false`: MindSpeed-MM's Profiler is built at train()'s start (training.py:24) "
+        "tools/tool.yaml:5 `\"enable\": false`: MindSpeed-MM's Profiler is built at train()'s start (training.py:29) "
         "but starts no profiler (profiler.py:73); to profile, set `\"enable\": true` there")
 
 
@@ -482,13 +538,28 @@ def test_v2_3_needs_no_analyse_flag(capsys, tmp_path, monkeypatch):
 
 
 BEFORE = ("usable data: unknown (run.sh:1: train_mm.py has no profiling setup of its own, but "
-          "mindspeed_mm/training.py, which it imports, names one (line 24: `prof = Profiler(args.mm.tool.profile)`): a setup in a module it "
+          "mindspeed_mm/training.py, which it imports, names one (line 29: `prof = Profiler(args.mm.tool.profile)`): "
+          "a setup in a module it "
           "imports is not emulated here)")
 
 
 def test_a_modified_profiler_keeps_the_answer_it_had(capsys, tmp_path):
     changed = PROFILER.replace("elif self.sp_level == 'level2':", "elif self.sp_level in ('level2', 'l2'):")
     assert _answer(capsys, tmp_path, profiler=changed) == (None, BEFORE)
+
+
+@pytest.mark.parametrize("old, new", [
+    ("    if args.save_interval == 0 or args.log_interval == 0 or args.eval_interval == 0:\n        raise ValueError",
+     "    if args.save_interval == 0 or args.log_interval == 0:\n        raise ValueError"),
+    ("        if args.do_train and args.train_iters > 0:\n", "        if args.do_train and args.train_iters >= 0:\n"),
+    ("            iteration = train(step_func)\n", "            iteration = train(step_func)\n    train(step_func)\n"),
+])
+def test_a_pretrain_of_another_shape_keeps_the_answer_it_had(capsys, tmp_path, monkeypatch, old, new):
+    # the intervals' test and the `if` around train() are what the answers for intervals and --train-iters 0 read
+    assert TRAINING.count(old) == 1
+    monkeypatch.setitem(globals(), "TRAINING", TRAINING.replace(old, new))
+    moved = new.count("\n") - old.count("\n")
+    assert _answer(capsys, tmp_path) == (None, BEFORE.replace("line 29", f"line {29 + moved}"))
 
 
 def test_a_loop_of_another_shape_keeps_the_answer_it_had(capsys, tmp_path, monkeypatch):
@@ -508,9 +579,12 @@ def test_megatron_profile_or_unknown_words_keep_the_answer_it_had(capsys, tmp_pa
 @pytest.mark.parametrize("flags", ["--mm-tool ./tools/tool.json --skip-train",
                                    "--mm-tool ./tools/tool.json --exit-interval=2",
                                    "--exit-duration-in-mins 1 --mm-tool ./tools/tool.json",
-                                   "-- --mm-tool ./tools/tool.json"])
+                                   "-- --mm-tool ./tools/tool.json",
+                                   "--mm-tool ./tools/tool.json --retro-project-dir ./retro"])
 def test_words_that_skip_or_end_training_keep_the_answer_it_had(capsys, tmp_path, flags):
-    # pretrain() calls train() only `if not args.skip_train` (Megatron's --skip-train), and train()'s loop breaks at --exit-interval / --exit-duration-in-mins (MindSpeed-MM 57069cd training.py): the window is not followed
+    # pretrain() calls train() only `if not args.skip_train` (Megatron's --skip-train), and train()'s loop breaks at
+    # --exit-interval / --exit-duration-in-mins (MindSpeed-MM 57069cd training.py), and --retro-project-dir sets
+    # train_iters from the retro configuration: the window is not followed
     assert _answer(capsys, tmp_path, _edit(enable=True), flags=flags) == (None, BEFORE)
 
 

@@ -9,6 +9,9 @@ mindspeed_mm.*; v2.3.0 json.loads every file whatever its name, and its Profiler
   the path is taken from the process's folder (os.path.realpath); one ending in `.json` is json.loads'ed, `.yaml`
   is yaml.safe_load'ed and indexed by `tool`; any error (a missing file, JSON that does not parse, neither suffix)
   makes MMConfig raise RuntimeError after printing it. Each dict becomes an object whose attributes are its keys.
+- pretrain() then raises ValueError where Megatron's --save-interval, --log-interval or --eval-interval is 0, before
+  it reads any tool key, and calls train() only `if args.do_train and args.train_iters > 0` (a --train-iters of 0
+  builds no Profiler; Megatron core_v0.12.1 stops such a job earlier, in its optimizer's scheduler).
 - train() builds `Profiler(args.mm.tool.profile)` and calls start(), step() each iteration and stop(), unless
   OOTB_OPTIMIZER_PROFILING is TRUE. Profiler.__init__ reads every key first (a missing one: AttributeError), then for
   profile_type "static" raises ValueError for a level other than level0/1/2 or an aic_metrics_type other than
@@ -16,7 +19,7 @@ mindspeed_mm.*; v2.3.0 json.loads every file whatever its name, and its Profiler
   active=end_step-start_step, repeat=1, skip_first=start_step); "dynamic" takes torch_npu's dynamic_profile; any
   other profile_type raises ValueError. All this whether `enable` is true or not. start() and step() run the profiler
   only when `enable` is true (Python's truth: the string "false" is true) and `ranks` is [-1] or holds the process's
-  rank.
+  rank (`[]` holds none: no process, however many nodes the job has).
 - train() is wrapped by train_decorator, which builds a profiler of its own from Megatron's --profile: a launch that
   passes a word beginning `--prof`, or words not known, is left to the answer given before.
 
@@ -54,10 +57,16 @@ KEEP = ("static", "dynamic", "level0", "level1", "level2", "PipeUtilization", "A
 JSON_ONLY = {"86904962c08a84aa"}     # MMConfig's shapes that json.loads every file, whatever its name ends in
 TRAINING = "mindspeed_mm.training"
 SWITCH = "OOTB_OPTIMIZER_PROFILING"
-# Megatron's words on which pretrain() skips train() or train()'s loop breaks early, and the switches on which
-# pretrain() returns before training (57069cd training.py), and `--` (the words after it are positionals, which
-# Megatron's parse_args refuses): a launch with any is left to the answer given before
-ENDS_EARLY = ("--skip-train", "--exit-interval", "--exit-duration-in-mins")
+# Megatron's words on which pretrain() skips train() or train()'s loop breaks early, or takes train_iters and
+# eval_interval from a retro configuration (--retro-project-dir: core_v0.12.1 arguments.py, 57069cd training.py:281),
+# and the switches on which pretrain() returns before training (57069cd training.py), and `--` (the words after it
+# are positionals, which Megatron's parse_args refuses): a launch with any is left to the answer given before
+ENDS_EARLY = ("--skip-train", "--exit-interval", "--exit-duration-in-mins", "--retro-project-dir")
+# pretrain()'s test of the intervals (57069cd training.py:211, the same in v2.1.0-v26.1.0), and Megatron's options
+# it tests (type=int; core_v0.12.1 arguments.py, --save-interval's other name too)
+INTERVALS = "args.save_interval == 0 or args.log_interval == 0 or args.eval_interval == 0"
+INTERVAL_FLAGS = {"--save-interval": "save_interval", "--persistent-save-interval": "save_interval",
+                  "--log-interval": "log_interval", "--eval-interval": "eval_interval"}
 RETURNS_EARLY = ("OOTB_OPTIMIZER_PARSE_ARGS", "OOTB_OPTIMIZER_PARSE_MODEL")
 
 
@@ -73,6 +82,8 @@ class Code(NamedTuple):
     enable_test: int        # line of `if not self.enable:`
     started: int            # line of `prof.start()` in train()
     switch: int             # line of the `if` on OOTB_OPTIMIZER_PROFILING around them
+    refused: int            # line of pretrain()'s `raise ValueError` for an interval (save, log, eval) of 0
+    guard: int              # line of the `if args.do_train and args.train_iters > 0:` around pretrain()'s train()
     json_only: bool = False     # MMConfig reads every file as JSON (v2.3.0)
 
 
@@ -204,8 +215,39 @@ def _code(training: str, profiler: str, train_parts, profiler_parts) -> Optional
     tests = [n.lineno for n in ast.walk(enable) if isinstance(n, ast.If)]
     if len(raises) != 3 or not tests:
         return None
+    refused, guard = _refused(pretrain), _guard(pretrain)
+    if not merged < refused < (first[0] if first[1] == "pretrain" else 10 ** 9) or not guard:
+        return None
     return Code(training, profiler, merged, (first[3], first[1], first[2]), built, tuple(keys),
-                (raises[0], raises[1], raises[2]), min(tests), started, ifs[0].lineno)
+                (raises[0], raises[1], raises[2]), min(tests), started, ifs[0].lineno, refused, guard)
+
+
+def _same(node: ast.AST, text: str) -> bool:
+    return ast.dump(node) == ast.dump(ast.parse(text, mode="eval").body)
+
+
+def _refused(pretrain: ast.FunctionDef) -> int:
+    """The line of pretrain()'s own `if args.save_interval == 0 or ...: raise ValueError(...)`, 0 where it has none."""
+    for s in pretrain.body:
+        if isinstance(s, ast.If) and _same(s.test, INTERVALS) and len(s.body) == 1 and not s.orelse and \
+                isinstance(s.body[0], ast.Raise) and isinstance(s.body[0].exc, ast.Call) and \
+                getattr(s.body[0].exc.func, "id", "") == "ValueError":
+            return s.body[0].lineno
+    return 0
+
+
+def _guard(pretrain: ast.FunctionDef) -> int:
+    """The line of `if args.do_train and args.train_iters > 0:`, in `if not args.skip_train:` in pretrain()'s body,
+    where train() is called and nowhere else; 0 for another shape."""
+    calls = [n for n in ast.walk(pretrain) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "train"]
+    for outer in pretrain.body:
+        if isinstance(outer, ast.If) and _same(outer.test, "not args.skip_train"):
+            for inner in outer.body:
+                if isinstance(inner, ast.If) and _same(inner.test, "args.do_train and args.train_iters > 0") and \
+                        not inner.orelse and len(inner.body) == 1 and len(calls) == 1 and \
+                        isinstance(inner.body[0], (ast.Expr, ast.Assign)) and inner.body[0].value is calls[0]:
+                    return inner.lineno
+    return 0
 
 
 def _one_step_an_iteration(train: ast.FunctionDef, ifs: List[ast.If]) -> bool:
@@ -218,7 +260,8 @@ def _one_step_an_iteration(train: ast.FunctionDef, ifs: List[ast.If]) -> bool:
         return False
     test = loop.test
     return isinstance(test, ast.Compare) and getattr(test.left, "id", "") == "iteration" and \
-        len(test.ops) == 1 and isinstance(test.ops[0], ast.Lt) and _chain(test.comparators[0]) == ["args", "train_iters"]
+        len(test.ops) == 1 and isinstance(test.ops[0], ast.Lt) and \
+        _chain(test.comparators[0]) == ["args", "train_iters"]
 
 
 # ---------------------------------------------------------------- the tool configuration
@@ -415,16 +458,31 @@ def _answer(w, launch, code: Code, environ) -> Optional[Tuple[str, str]]:
     switch = _switch(w, launch, environ)
     if switch is None:
         return None
-    if switch:
-        return "no profiling", (f"{switch}, and train() builds MindSpeed-MM's Profiler only when it is not TRUE "
-                                f"({at(code.switch)}): no profiler runs")
+    # (--save, Megatron's own, so that it is not taken for an abbreviation of --save-interval)
     table = {"--mm-tool": framework_flag("mm_tool", "--mm-tool", "str"),
-             "--train-iters": framework_flag("train_iters", "--train-iters", "int")}
+             "--train-iters": framework_flag("train_iters", "--train-iters", "int"),
+             "--save": framework_flag("save", "--save", "str"),
+             **{o: framework_flag(d, o, "int") for o, d in INTERVAL_FLAGS.items()}}
     given, _ = bind(launch, table, w.root)
-    if "mm_tool" in getattr(given, "abbreviated", {}) or OPEN in given:
+    if OPEN in given or any(d in getattr(given, "abbreviated", {}) for d in ("mm_tool", *INTERVAL_FLAGS.values())):
+        return None
+    zero = _zero(given)
+    if zero is None:
         return None
     g = given.get("mm_tool")
+
+    def refused(unless: str = "") -> Tuple[str, str]:
+        # (pretrain() tests the intervals after merge_mm_args, before it reads any tool key)
+        return "fails", (f"{zero}: pretrain() refuses a log, save or eval interval of 0 and stops at "
+                         f"{at(code.refused)} with ValueError{unless}, before any profiler is built")
+    unless = "" if g is None else \
+        f" (unless MMConfig raises first on --mm-tool {g.text}, in merge_mm_args at {at(code.merged)})"
+    if switch and not zero:
+        return "no profiling", (f"{switch}, and train() builds MindSpeed-MM's Profiler only when it is not TRUE "
+                                f"({at(code.switch)}): no profiler runs")
     line, func, key = code.first_read
+    if zero and (g is None or g.text == ""):
+        return refused()
     if g is None or g.text == "":
         passed = "passes no --mm-tool" if g is None else f"passes an empty --mm-tool ({g.where})"
         return "fails", (f"the launch {passed}, so MMConfig (merge_mm_args, {at(code.merged)}) loads no tool "
@@ -434,22 +492,33 @@ def _answer(w, launch, code: Code, environ) -> Optional[Tuple[str, str]]:
         return None
     cwd = launch.command.cwd[0] if len(launch.command.cwd) == 1 else None
     if cwd is None:
-        return "unknown", f"--mm-tool {g.text} ({g.where}) is taken from the folder the job runs in, not known here"
+        return refused(unless) if zero else \
+            ("unknown", f"--mm-tool {g.text} ({g.where}) is taken from the folder the job runs in, not known here")
     if w.inside is not None and not within(os.path.join(cwd, g.text), w.inside):
         # (--no-outside: a launcher from an untrusted pull request names what is read; its sourced files alike)
-        return "unknown", f"--mm-tool {g.text} ({g.where}) is outside the project, which --no-outside does not read"
+        return refused(unless) if zero else \
+            ("unknown", f"--mm-tool {g.text} ({g.where}) is outside the project, which --no-outside does not read")
     try:
         tool = read_tool(g.text, cwd, os.path.dirname(launch.script), code.json_only)
     except Raises as e:
         return "fails", (f"--mm-tool {g.text} ({g.where}): {e}, so MMConfig raises RuntimeError (\"One or more "
                          f"config files failed to load\") in merge_mm_args ({at(code.merged)}), before training")
     except NotKnown as e:
-        return "unknown", str(e)
+        return refused(unless) if zero else ("unknown", str(e))
+    if zero:
+        return refused()
     where = lambda path: f"{tool.shown}:{tool.lines.get(path, 0)}" if tool.lines.get(path) else tool.shown  # noqa
     found, _, error = _get(tool, (key,))
     if not found:
         return "fails", (f"{func}() stops at {at(line)} (`args.mm.tool.{key}`) with AttributeError: {error} "
                          f"({tool.shown} has no `{key}`), before any profiler is built")
+    iters = given.get("train_iters")
+    if iters is not None and _int(iters.text) == 0:
+        return "collects nothing", (
+            f"{_shown(iters)}: pretrain() calls train() only when args.train_iters > 0 ({at(code.guard)}), so "
+            "MindSpeed-MM's Profiler is never built: nothing is recorded (with Megatron core_v0.12.1, the release "
+            "MindSpeed-MM names, the job stops before that: validate_args with --train-samples, else "
+            "get_optimizer_param_scheduler, raises on a train_iters of 0)")
     found, config, error = _get(tool, ("profile",))
     if not found:
         return "fails", (f"train() stops at its start ({at(code.built)}, `Profiler(args.mm.tool.profile)`) with "
@@ -507,6 +576,38 @@ def _answer(w, launch, code: Code, environ) -> Optional[Tuple[str, str]]:
     return _static(launch, given, values, tool, where, at, code, on, said)
 
 
+def _int(text: Optional[str]) -> Optional[int]:
+    """What argparse's type=int makes of a value (None: it refuses it, or the value is not known)."""
+    from ..source.text import HOLE
+    if text is None or HOLE in text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def _shown(g) -> str:
+    """A flag and its value as the launch gives them, and where."""
+    return f"{g.option}={g.text} ({g.where})" if g.value_word is g.word else f"{g.option} {g.text} ({g.where})"
+
+
+def _zero(given) -> Optional[str]:
+    """The interval given as 0 (the first of save, log, eval), said; "" where none is; None where a value given is
+    not known or argparse refuses it (then the launch is left to the answer given before)."""
+    zero = ""
+    for dest in dict.fromkeys(INTERVAL_FLAGS.values()):
+        g = given.get(dest)
+        if g is None:
+            continue
+        value = _int(g.text)
+        if value is None:
+            return None
+        if value == 0 and not zero:
+            zero = _shown(g)
+    return zero
+
+
 def _switch(w, launch, environ) -> Optional[str]:
     """"" where OOTB_OPTIMIZER_PROFILING is not TRUE in the launch's environment, why where it is, None: not known."""
     from ..source.text import HOLE
@@ -542,6 +643,9 @@ def _ranks(launch, ranks, where: str):
                "`torch.distributed.get_rank() in` (not followed here)"
     listed = f"`\"ranks\": {json.dumps(ranks)}` at {where}"
     world, how = _world(launch)
+    if world is None and not any(isinstance(r, (int, float)) and not (type(r) is int and r < 0) for r in ranks):
+        # (`get_rank() in ranks`: no rank, a whole number from 0, equals a string, null, a list or a number below 0)
+        return f"{listed} names no rank of any node (a rank is 0 or more; only [-1] means every rank)", False
     if world is None and launch.ranks > 0 and ranks and all(
             type(r) is int and 0 <= r < launch.ranks for r in ranks):     # (a node's processes: the least it has)
         on = sorted(set(ranks))
