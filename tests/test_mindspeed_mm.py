@@ -316,13 +316,33 @@ def test_enable_false_is_no(capsys, tmp_path):
 ON = ("tools/tool.json:3 switches profiling on{}: torch_npu's profiler starts at train()'s start (training.py:30) on "
       "ranks 0-1 of the 4 (`\"ranks\": [0, 1]` at tools/tool.json:5; torchrun --nnodes 1 --nproc_per_node 4); its "
       "schedule(skip_first=3, active=2) from start_step 3 and end_step 5 (tools/tool.json:16) records iterations 3-4 "
-      "of 20 (0-based, one prof.step() each; --train-iters 20, run.sh:1) (if train()'s loop starts at iteration 0: it "
-      "starts at args.iteration, which a checkpoint may set), 1 trace saved to ./prof (in {}) (level "
-      "Level1, aic_metrics PipeUtilization, activities NPU and CPU)")
+      "of 20 (0-based, one prof.step() each; --train-iters 20, run.sh:1; train()'s loop starts at args.iteration, "
+      "which Megatron-LM sets to 0 when none of --load, --pretrained-checkpoint, --moe-use-upcycling is passed), 1 "
+      "trace saved to ./prof (in {}) (level Level1, aic_metrics PipeUtilization, activities NPU and CPU)")
 
 
 def test_enable_true_collects_on_the_ranks_listed(capsys, tmp_path):
     assert _answer(capsys, tmp_path, _edit(enable=True)) == (HEAD + ON.format("", tmp_path), "usable data: yes")
+
+
+def test_a_checkpoint_loaded_leaves_the_window_unknown(capsys, tmp_path):
+    # train()'s loop runs from args.iteration (57069cd training.py:387), which Megatron's setup_model_and_optimizer
+    # takes from the checkpoint --load names (0 for --finetune): a run resumed late trains fewer steps than the window
+    # needs; it said "yes", assuming iteration 0
+    line = ("tools/tool.json:3 switches profiling on: torch_npu's profiler starts at train()'s start (training.py:30) "
+            "on ranks 0-1 of the 4 (`\"ranks\": [0, 1]` at tools/tool.json:5; torchrun --nnodes 1 --nproc_per_node 4); "
+            "its schedule(skip_first=3, active=2) from start_step 3 and end_step 5 (tools/tool.json:16) records "
+            "iterations 3-4 of 20 where train()'s loop starts at iteration 0 (0-based, one prof.step() each; "
+            "--train-iters 20, run.sh:1), but args.iteration is set when the job loads a checkpoint: Megatron-LM reads "
+            f"{tmp_path}/ckpt/latest_checkpointed_iteration.txt (--load from run.sh:1; not on disk here) to find it, "
+            "then takes the iteration saved in the checkpoint; neither is read here")
+    assert _answer(capsys, tmp_path, _edit(enable=True), flags="--mm-tool ./tools/tool.json --load ./ckpt") == (
+        HEAD + line, f"usable data: unknown (run.sh:1: {HEAD}{line})")
+    # a --finetune run starts at 0 whatever the checkpoint holds
+    assert _answer(capsys, tmp_path, _edit(enable=True), flags="--mm-tool ./tools/tool.json --load ./ckpt --finetune") \
+        == (HEAD + ON.format("", tmp_path).replace(
+            "Megatron-LM sets to 0 when none of --load, --pretrained-checkpoint, --moe-use-upcycling is passed",
+            "Megatron-LM sets to 0 for a --finetune run (--finetune from run.sh:1)"), "usable data: yes")
 
 
 def test_enable_as_a_string_is_on(capsys, tmp_path):

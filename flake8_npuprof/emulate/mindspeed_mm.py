@@ -20,6 +20,8 @@ mindspeed_mm.*; v2.3.0 json.loads every file whatever its name, and its Profiler
   other profile_type raises ValueError. All this whether `enable` is true or not. start() and step() run the profiler
   only when `enable` is true (Python's truth: the string "false" is true) and `ranks` is [-1] or holds the process's
   rank (`[]` holds none: no process, however many nodes the job has).
+- train()'s loop runs from args.iteration, which Megatron's setup_model_and_optimizer sets: 0 where no checkpoint
+  is loaded or for a --finetune run, else the checkpoint's (not read here: the window is then unknown).
 - train() is wrapped by train_decorator, which builds a profiler of its own from Megatron's --profile: a launch that
   passes a word beginning `--prof`, or words not known, is left to the answer given before.
 
@@ -36,6 +38,7 @@ import os
 import re
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
+from ..values.ops import C, U
 from ..values.yaml_config import digest
 
 FACTS = ("mindspeed_mm.tool_config", "mindspeed_mm.profiler", "mindspeed_mm.training", "global_args.arguments")
@@ -64,6 +67,9 @@ SWITCH = "OOTB_OPTIMIZER_PROFILING"
 ENDS_EARLY = ("--skip-train", "--exit-interval", "--exit-duration-in-mins", "--retro-project-dir")
 # pretrain()'s test of the intervals (57069cd training.py:211, the same in v2.1.0-v26.1.0), and Megatron's options
 # it tests (type=int; core_v0.12.1 arguments.py, --save-interval's other name too)
+# Megatron's options that decide args.iteration, where train()'s loop starts (data/global_args.json)
+MEGATRON = "Megatron-LM"
+STARTS = ("load", "pretrained_checkpoint", "moe_use_upcycling", "finetune")
 INTERVALS = "args.save_interval == 0 or args.log_interval == 0 or args.eval_interval == 0"
 INTERVAL_FLAGS = {"--save-interval": "save_interval", "--persistent-save-interval": "save_interval",
                   "--log-interval": "log_interval", "--eval-interval": "eval_interval"}
@@ -451,6 +457,7 @@ def _answer(w, launch, code: Code, environ) -> Optional[Tuple[str, str]]:
     from ..checks.launch_setup import bind
     from ..shell.state import within
     from ..values.global_args import framework_flag
+    from ..knowledge import global_args as K
     from ..values.launch_args import OPEN
     train = os.path.basename(code.training)
     prof = os.path.basename(code.profiler)
@@ -462,7 +469,9 @@ def _answer(w, launch, code: Code, environ) -> Optional[Tuple[str, str]]:
     table = {"--mm-tool": framework_flag("mm_tool", "--mm-tool", "str"),
              "--train-iters": framework_flag("train_iters", "--train-iters", "int"),
              "--save": framework_flag("save", "--save", "str"),
-             **{o: framework_flag(d, o, "int") for o, d in INTERVAL_FLAGS.items()}}
+             **{o: framework_flag(d, o, "int") for o, d in INTERVAL_FLAGS.items()},
+             **{a["option"]: framework_flag(d, a["option"], a["kind"]) for d, a in K.arguments(MEGATRON).items()
+                if d in STARTS}}
     given, _ = bind(launch, table, w.root)
     if OPEN in given or any(d in getattr(given, "abbreviated", {}) for d in ("mm_tool", *INTERVAL_FLAGS.values())):
         return None
@@ -573,7 +582,7 @@ def _answer(w, launch, code: Code, environ) -> Optional[Tuple[str, str]]:
     if not of:
         return "collects nothing", (f"{where(('profile', 'enable'))} switches profiling on{said}, but {on}: no "
                                     "process starts the profiler")
-    return _static(launch, given, values, tool, where, at, code, on, said)
+    return _static(launch, given, values, tool, where, at, code, on, said, cwd)
 
 
 def _int(text: Optional[str]) -> Optional[int]:
@@ -679,8 +688,10 @@ def _world(launch) -> Tuple[Optional[int], str]:
     return launch.ranks, f"{launch.wrapper} --nnodes 1 --nproc_per_node {launch.ranks}"
 
 
-def _static(launch, given, values, tool: Tool, where, at, code: Code, on: str, said: str) -> Tuple[str, str]:
+def _static(launch, given, values, tool: Tool, where, at, code: Code, on: str, said: str, cwd: str) \
+        -> Tuple[str, str]:
     from . import schedule_run as S
+    from ..values.global_args import Namespace
     v = lambda *k: values[k]     # noqa: E731
     start, end = v("static_param", "start_step"), v("static_param", "end_step")
     head = f"{where(('profile', 'enable'))} switches profiling on{said}: torch_npu's profiler starts at train()'s " \
@@ -691,7 +702,6 @@ def _static(launch, given, values, tool: Tool, where, at, code: Code, on: str, s
                            "resets or refuses: what it records is not followed here (see npuprof check)")
     s = {"wait": 0, "warmup": 0, "active": end - start, "repeat": 1, "skip_first": start}
     folder = v("static_param", "save_path")
-    cwd = launch.command.cwd[0] if len(launch.command.cwd) == 1 else ""
     saved = f"{folder} (in {cwd})" if cwd and not os.path.isabs(folder) else folder
     level, cpu = v("static_param", "level"), " and CPU" if v("static_param", "with_cpu") else ""
     what = f"level L{level[1:]}, aic_metrics {v('static_param', 'aic_metrics_type')}, activities NPU{cpu}"
@@ -707,10 +717,16 @@ def _static(launch, given, values, tool: Tool, where, at, code: Code, on: str, s
     if not run.recorded:
         return "collects nothing", (f"{head}, but its {sched} records from iteration {start}, and the run trains at "
                                     f"most {iters} (--train-iters {g.text}, {g.where}): nothing is recorded")
-    # (the loop runs from args.iteration, which a checkpoint loaded may set: not followed here)
-    resumed = " (if train()'s loop starts at iteration 0: it starts at args.iteration, which a checkpoint may set)"
+    # the loop runs from args.iteration, which Megatron's setup_model_and_optimizer sets (0 unless a checkpoint is
+    # loaded: data/global_args.json set_at_run_time), so fewer steps where a checkpoint is loaded
+    first = Namespace({}, given, {}, {}, cwd).run_time_value(MEGATRON, "iteration") or \
+        U("args.iteration is not known here")
+    recorded = f"iteration{'s' if len(run.recorded) > 1 else ''} {S.spans(run.recorded)} of {iters}"
+    counted = f"0-based, one prof.step() each; --train-iters {g.text}, {g.where}"
+    if not isinstance(first, C) or first.value != 0:
+        why = first.reason if isinstance(first, U) else f"args.iteration is {first.value}"
+        return "unknown", (f"{head}; its {sched} records {recorded} where train()'s loop starts at iteration 0 "
+                           f"({counted}), but {why}")
     traces = len(run.traces)
-    return "collects", (f"{head}; its {sched} records iteration{'s' if len(run.recorded) > 1 else ''} "
-                        f"{S.spans(run.recorded)} of {iters} (0-based, one "
-                        f"prof.step() each; --train-iters {g.text}, {g.where}){resumed}, {traces} trace"
-                        f"{'s' if traces != 1 else ''} saved to {saved} ({what})")
+    return "collects", (f"{head}; its {sched} records {recorded} ({counted}; train()'s loop starts at {first.note}), "
+                        f"{traces} trace{'s' if traces != 1 else ''} saved to {saved} ({what})")

@@ -86,6 +86,11 @@ class Namespace:
         return (f"{theirs.option} is not passed, and its definition ({framework}'s) is not in this project: its "
                 f"default is not known here{f' ({pin.why})' if pin is not None else ''}")
 
+    def run_time_value(self, framework: str, dest: str):
+        """What `args.dest` is in this launch, for an attribute the framework sets at run time (None: not one)."""
+        late = K.set_at_run_time(framework).get(dest)
+        return self._set_at_run_time(framework, dest, late) if late is not None else None
+
     def _set_at_run_time(self, framework: str, dest: str, late: dict):
         passed = [g for g in self.given.values() if g.option in late["unless_given"]]
         zero = next((g for g in self.given.values() if g.option == late.get("zero_with")), None)
