@@ -65,11 +65,11 @@ SWITCH = "OOTB_OPTIMIZER_PROFILING"
 # and the switches on which pretrain() returns before training (57069cd training.py), and `--` (the words after it
 # are positionals, which Megatron's parse_args refuses): a launch with any is left to the answer given before
 ENDS_EARLY = ("--skip-train", "--exit-interval", "--exit-duration-in-mins", "--retro-project-dir")
-# pretrain()'s test of the intervals (57069cd training.py:211, the same in v2.1.0-v26.1.0), and Megatron's options
-# it tests (type=int; core_v0.12.1 arguments.py, --save-interval's other name too)
 # Megatron's options that decide args.iteration, where train()'s loop starts (data/global_args.json)
 MEGATRON = "Megatron-LM"
 STARTS = ("load", "pretrained_checkpoint", "moe_use_upcycling", "finetune")
+# pretrain()'s test of the intervals (57069cd training.py:211, the same in v2.1.0-v26.1.0), and Megatron's options
+# it tests (type=int; core_v0.12.1 arguments.py, --save-interval's other name too)
 INTERVALS = "args.save_interval == 0 or args.log_interval == 0 or args.eval_interval == 0"
 INTERVAL_FLAGS = {"--save-interval": "save_interval", "--persistent-save-interval": "save_interval",
                   "--log-interval": "log_interval", "--eval-interval": "eval_interval"}
@@ -455,9 +455,9 @@ def follow(w, launch, ls, target, environ):
 
 def _answer(w, launch, code: Code, environ) -> Optional[Tuple[str, str]]:
     from ..checks.launch_setup import bind
+    from ..knowledge import global_args as K
     from ..shell.state import within
     from ..values.global_args import framework_flag
-    from ..knowledge import global_args as K
     from ..values.launch_args import OPEN
     train = os.path.basename(code.training)
     prof = os.path.basename(code.profiler)
