@@ -1454,3 +1454,52 @@ def test_the_interpreter_options_that_exit_or_go_on(tmp_path, line, script):
     (tmp_path / "train.py").write_text("pass\n")
     found = [os.path.basename(la.script) for la in launches(_walk(tmp_path, line + "\n"))]
     assert found == ([script] if script else [])
+
+
+PROFILE = ("    with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./p')) "
+           "as prof:\n        prof.step()\n")
+
+
+@pytest.mark.parametrize("kind, word, raised, end", [
+    # python 3.9 and 3.13 ran it: "error: argument --prof: invalid int value: 'True'" (float, literal_eval alike),
+    # status 2
+    ("int", "--prof=True", "ValueError", "so argparse exits with status 2"),
+    ("float", "--prof one", "ValueError", "so argparse exits with status 2"),
+    ("ast.literal_eval", "--prof=false", "ValueError", "so argparse exits with status 2"),
+    # a SyntaxError is no error argparse reports: the traceback stops the script (status 1)
+    ("ast.literal_eval", "--prof=1+", "SyntaxError",
+     "an exception argparse does not catch, so the script stops there")])
+def test_a_value_its_type_does_not_convert_stops_the_script(tmp_path, capsys, kind, word, raised, end):
+    # it said "torch_npu's profiler collects (when args.prof)" and "usable data: yes (where its conditions hold)"
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport ast\nimport torch_npu\n\nparser = argparse.ArgumentParser()\n"
+        f"parser.add_argument('--prof', type={kind}, default=0)\nargs = parser.parse_args()\nif args.prof:\n" + PROFILE)
+    (tmp_path / "run.sh").write_text(f"python3 train.py {word}\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    name = kind.split(".")[-1]
+    assert capsys.readouterr().out.splitlines()[3] == (
+        f"train.py: torch_npu's profiler is off: line 9: not run in this launch: argparse stops the script in "
+        f"parse_args: {name}(), the type of --prof (train.py:6), raises {raised} on {word} from run.sh:1, {end}")
+
+
+@pytest.mark.parametrize("kind, word", [("int", "--prof=1"), ("int", "--prof= 7"), ("float", "--prof=1e3"),
+                                        ("ast.literal_eval", "--prof=True"), ("ast.literal_eval", "--prof= 1")])
+def test_a_value_its_type_converts_or_may_convert(tmp_path, capsys, kind, word):
+    # int(' 7') is 7; ast.literal_eval(' 1') is 1 on python 3.10+ and a SyntaxError on 3.9: not decided
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport ast\nimport torch_npu\n\nparser = argparse.ArgumentParser()\n"
+        f"parser.add_argument('--prof', type={kind}, default=0)\nargs = parser.parse_args()\nif args.prof:\n" + PROFILE)
+    (tmp_path / "run.sh").write_text(f"python3 train.py '{word}'\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    assert "argparse stops" not in capsys.readouterr().out
+
+
+def test_a_value_its_type_does_not_convert_under_a_try(tmp_path, capsys):
+    # argparse's exit caught and the defaults parsed: the script goes on (prof=0)
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch_npu\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--prof', type=int, default=0)\ntry:\n    args = parser.parse_args()\nexcept SystemExit:\n"
+        "    args = parser.parse_args([])\nif args.prof:\n" + PROFILE)
+    (tmp_path / "run.sh").write_text("python3 train.py --prof=True\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    assert "argparse stops" not in capsys.readouterr().out

@@ -222,3 +222,21 @@ def test_an_option_the_config_parser_does_not_make_stops_the_script(capsys, tmp_
         assert _answer(capsys, tmp_path / str(k), flags=flags) == [
             f"train.py: MindSpore's profiler is off: {stop}",
             f"usable data: no ({stop.replace('line 8', 'line 8 of train.py')})"]
+
+
+@pytest.mark.parametrize("train, flags, stop", [
+    # mindspore-ai/models' YOLOv3 (`need_profiler: 0`, so type=int) given --need_profiler=True; python 3.9 and 3.13
+    # ran the module: "argument --need_profiler: invalid int value: 'True'", status 2
+    (TRAIN, "--need_profiler=True", "line 8: not run in this launch: argparse stops the script in parse_args: int(), "
+     "the type of --need_profiler (default_config.yaml:4), raises ValueError on --need_profiler=True from run.sh:1, "
+     "so argparse exits with status 2"),
+    # JDE's `enable_profiling: False` (type=ast.literal_eval) given as `false`: "invalid literal_eval value: 'false'"
+    (DIRECT, "--run_profiler=false", "line 5: not run in this launch: argparse stops the script in parse_args: "
+     "literal_eval(), the type of --run_profiler (default_config.yaml:5), raises ValueError on --run_profiler=false "
+     "from run.sh:1, so argparse exits with status 2")])
+def test_a_value_the_flag_type_does_not_convert_stops_the_script(capsys, tmp_path, train, flags, stop):
+    # it said "MindSpore's profiler collects (when args.need_profiler)", "usable data: yes (where its conditions hold)"
+    line = stop.split(":")[0]
+    assert _answer(capsys, tmp_path, train, flags=flags) == [
+        f"train.py: MindSpore's profiler is off: {stop}",
+        f"usable data: no ({stop.replace(line, line + ' of train.py', 1)})"]

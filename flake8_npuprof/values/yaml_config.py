@@ -297,7 +297,7 @@ def value_in(lookup, module, name: str, key: str, anchor, switch: bool) -> Optio
             return [U(f"{unbound[0].split('=')[0]} from {getattr(given, 'where', 'the launch')} is no flag "
                       f"{rel_path(loaded.path, os.path.dirname(lookup.filename))} makes: argparse stops on it unless it is "
                       "an abbreviation of one", type(k.value))]
-        passed = given_values(flag, given)
+        passed = given_values(flag, given, defined_at=at)
         if passed is not None:
             if k.choices is not None and any(isinstance(v, (C, S)) and _plain(v) not in k.choices for v in passed):
                 return [U(f"{option} is not one of its choices in {at}", type(k.value))]
