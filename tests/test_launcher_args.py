@@ -1503,3 +1503,64 @@ def test_a_value_its_type_does_not_convert_under_a_try(tmp_path, capsys):
     (tmp_path / "run.sh").write_text("python3 train.py --prof=True\n")
     main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
     assert "argparse stops" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("words", ["--prof=on --level", "--level --prof=on", "--prof=on --level -h"])
+def test_an_option_given_no_value_stops_the_script(tmp_path, capsys, words):
+    # python 3.9, 3.12 and 3.13 ran it: "error: argument --level: expected one argument", status 2 (an option word
+    # after it is no value); it said "collects" and "usable data: yes", or took `--prof=on` as --level's value
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch_npu\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--prof', type=str, default='off')\nparser.add_argument('--level', type=int, default=0)\n"
+        "args = parser.parse_args()\nif args.prof == 'on':\n" + PROFILE)
+    (tmp_path / "run.sh").write_text(f"python3 train.py {words}\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    assert capsys.readouterr().out.splitlines()[3] == (
+        "train.py: torch_npu's profiler is off: line 9: not run in this launch: argparse stops the script in "
+        "parse_args: --level from run.sh:1 takes a value and is given none, so argparse exits with status 2 "
+        "(\"error: argument --level: expected one argument\")")
+
+
+@pytest.mark.parametrize("words, said", [
+    # a negative number is a value (the parser has no option like one); `-` is a positional, so a value
+    ("--prof=on --level -1", "collects"), ("--prof=on --level -", "collects"),
+    # nargs='?' takes none (its const), and a flag of the script's own parser is all that is decided
+    ("--prof=on --opt", "collects")])
+def test_an_option_whose_next_word_is_its_value(tmp_path, capsys, words, said):
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch_npu\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--prof', type=str, default='off')\nparser.add_argument('--level', default=0)\n"
+        "parser.add_argument('--opt', nargs='?', const=1)\n"
+        "args = parser.parse_args()\nif args.prof == 'on':\n" + PROFILE)
+    (tmp_path / "run.sh").write_text(f"python3 train.py {words}\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    assert capsys.readouterr().out.splitlines()[3].startswith(f"train.py: torch_npu's profiler {said}")
+
+
+def test_a_comparison_reading_a_flag_argparse_stops_before(tmp_path, capsys):
+    # `if args.prof == 'on':` with a word train.py does not define: python 3.11 exits with status 2 in parse_args;
+    # it said "collects (when args.prof == 'on')" (the stop was seen for `if args.prof:` alone)
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch_npu\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--prof', type=str, default='off')\n"
+        "args = parser.parse_args()\nif args.prof.lower() == 'on' and args.prof:\n" + PROFILE)
+    (tmp_path / "run.sh").write_text("python3 train.py --prof=on --xyz\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    assert capsys.readouterr().out.splitlines()[3] == (
+        "train.py: torch_npu's profiler is off: line 8: not run in this launch: argparse stops the script in "
+        "parse_args: --xyz from run.sh:1 is no option train.py defines, so argparse exits with status 2 (\"error: "
+        "unrecognized arguments\", naming --xyz)")
+
+
+def test_an_option_given_no_value_with_exit_on_error_false(tmp_path, capsys):
+    # python 3.9, 3.12 and 3.13 ran it: parse_args raises argparse.ArgumentError ("expected one argument"), status 1
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch_npu\n\nparser = argparse.ArgumentParser(exit_on_error=False)\n"
+        "parser.add_argument('--prof', type=str, default='off')\nparser.add_argument('--level', type=int, default=0)\n"
+        "args = parser.parse_args()\nif args.prof == 'on':\n" + PROFILE)
+    (tmp_path / "run.sh").write_text("python3 train.py --prof=on --level\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    assert capsys.readouterr().out.splitlines()[3] == (
+        "train.py: torch_npu's profiler is off: line 9: not run in this launch: argparse stops the script in "
+        "parse_args: --level from run.sh:1 takes a value and is given none, so argparse raises "
+        "argparse.ArgumentError (\"argument --level: expected one argument\")")
