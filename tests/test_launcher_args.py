@@ -1564,3 +1564,34 @@ def test_an_option_given_no_value_with_exit_on_error_false(tmp_path, capsys):
         "train.py: torch_npu's profiler is off: line 9: not run in this launch: argparse stops the script in "
         "parse_args: --level from run.sh:1 takes a value and is given none, so argparse raises "
         "argparse.ArgumentError (\"argument --level: expected one argument\")")
+
+
+@pytest.mark.parametrize("word, shown", [("--prof=True", "--prof=True"), ("--lvl 3", "--lvl 3")])
+def test_a_value_outside_the_flag_choices_stops_the_script(tmp_path, capsys, word, shown):
+    # python 3.9 and 3.13 ran it: "argument --prof: invalid choice: 'True' (choose from 'NONE', 'CANN', 'GE')",
+    # status 2; `if args.prof != 'NONE':` made it "collects (when ...)" and "usable data: yes"
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch_npu\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--prof', type=str, default='NONE', choices=['NONE', 'CANN', 'GE'])\n"
+        "parser.add_argument('--lvl', type=int, default=1, choices=(0, 1, 2))\n"
+        "args = parser.parse_args()\nif args.prof != 'NONE' or args.lvl:\n" + PROFILE)
+    (tmp_path / "run.sh").write_text(f"python3 train.py {word}\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    option = shown.split("=")[0].split()[0]
+    line = 5 if option == "--prof" else 6
+    assert capsys.readouterr().out.splitlines()[3] == (
+        f"train.py: torch_npu's profiler is off: line 9: not run in this launch: argparse stops the script in "
+        f"parse_args: {shown} from run.sh:1 is not one of the choices of {option} (train.py:{line}), so argparse "
+        "exits with status 2 (\"invalid choice\")")
+
+
+@pytest.mark.parametrize("word", ["--prof=GE", "--lvl 2", "--prof=$P"])
+def test_a_value_among_the_flag_choices_or_not_known(tmp_path, capsys, word):
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch_npu\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--prof', type=str, default='NONE', choices=['NONE', 'CANN', 'GE'])\n"
+        "parser.add_argument('--lvl', type=int, default=0, choices=range(3))\n"
+        "args = parser.parse_args()\nif args.prof != 'NONE' or args.lvl:\n" + PROFILE)
+    (tmp_path / "run.sh").write_text(f"python3 train.py {word}\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    assert "argparse stops" not in capsys.readouterr().out

@@ -305,3 +305,16 @@ def test_the_centernet_shape_is_read(capsys, tmp_path, flags, usable):
 def test_the_centernet_shape_not_as_read_keeps_the_condition(capsys, tmp_path, extra, yaml):
     assert _answer(capsys, tmp_path, DIRECT, _array_config(extra), yaml)[-1] == \
         "usable data: yes (where its conditions hold)"
+
+
+def test_a_value_outside_the_yaml_choices_stops_the_script(capsys, tmp_path):
+    # python 3.11 ran YOLOv3's module with `need_profiler: [0, 1]` in its third document: --need_profiler=2 exits
+    # with status 2 ("invalid choice: 2 (choose from 0, 1)"); the answer was "unknown: --need_profiler is not one of
+    # its choices"
+    stop = ("line 8: not run in this launch: argparse stops the script in parse_args: --need_profiler=2 from run.sh:1 "
+            "is not one of the choices of --need_profiler (default_config.yaml:4), so argparse exits with status 2 "
+            "(\"invalid choice\")")
+    assert _answer(capsys, tmp_path, yaml=YAML + "---\n{}\n---\nneed_profiler: [0, 1]\n",
+                   flags="--need_profiler=2") == [
+        f"train.py: MindSpore's profiler is off: {stop}",
+        f"usable data: no ({stop.replace('line 8', 'line 8 of train.py', 1)})"]

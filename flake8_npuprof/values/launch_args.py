@@ -112,7 +112,39 @@ def given_values(flag, given: Dict[str, Given], type_function=None, defined_at: 
     stopped = stop and flag_key(flag) in getattr(given, "stop_calls", ())
     if stopped and not any(isinstance(v, U) and v.stops for v in found or ()):
         return [U(f"argparse stops the script before {flag.option} is read", flag.py_type, stops=stop)]
+    g = given.get(flag.dest)
+    if found is not None and g is not None and flag.kind == "argparse":
+        return _chosen(flag, g, found, defined_at, caught) or found
     return found
+
+
+def _chosen(flag, g: Given, found: list, defined_at: str, caught: int) -> Optional[list]:
+    """The value of a flag whose `choices=` (a literal) does not hold the value the launch gives it: argparse checks
+    it after converting it (`value not in action.choices`) and exits with status 2, "invalid choice" (python 3.9 and
+    3.13 ran it); None where it holds it or that is not known here."""
+    import ast
+    from .ops import C, S, U
+    node = next((k.value for k in flag.call.keywords if k.arg == "choices"), None)
+    if node is None or len(found) != 1 or not isinstance(found[0], (C, S)):
+        return None
+    try:
+        choices = ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None             # (range(3), a name: not read here)
+    value = found[0].value if isinstance(found[0], C) else found[0].value.text
+    try:
+        if not isinstance(choices, (list, tuple, set, frozenset, str)) or value in choices:
+            return None
+    except TypeError:
+        return None
+    spelled = f"{g.option}{'=' if g.value_word is g.word else ' '}{g.text}"
+    if caught:
+        return [U(f"{spelled} from {g.where} is not one of the choices of {flag.option}, and what parse_args then "
+                  f"raises may be caught (line {caught})")]
+    at = f" ({defined_at})" if defined_at else ""
+    return [U(f"{spelled} from {g.where} is not one of the choices of {flag.option}",
+              stops=f"argparse stops the script in parse_args: {spelled} from {g.where} is not one of the choices of "
+                    f"{flag.option}{at}, so argparse exits with status 2 (\"invalid choice\")")]
 
 
 def _given_values(flag, given: Dict[str, Given], type_function, defined_at: str, caught: int) -> Optional[list]:

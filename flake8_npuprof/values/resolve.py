@@ -517,7 +517,8 @@ class Resolver:
             function = self._type_function(flag) if passed else None
             # (whether a try may catch argparse's stop: asked only where a word may make it stop)
             stops = function is not None or passed and (flag.action in ("store_true", "store_false") and getattr(
-                self.given[flag.dest], "text", None) is not None or _converted(flag))
+                self.given[flag.dest], "text", None) is not None or _converted(flag) or
+                any(k.arg == "choices" for k in flag.call.keywords))
             found = given_values(flag, self.given, function,
                                  f"{os.path.basename(self.filename)}:{flag.call.lineno}" if passed else "",
                                  self._parse_caught() if stops else 0)

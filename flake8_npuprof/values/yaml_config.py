@@ -446,7 +446,13 @@ def value_in(lookup, module, name: str, key: str, anchor, switch: bool) -> Optio
         passed = given_values(flag, given, defined_at=at)
         if passed is not None:
             if k.choices is not None and any(isinstance(v, (C, S)) and _plain(v) not in k.choices for v in passed):
-                return [U(f"{option} is not one of its choices in {at}", type(k.value))]
+                # python 3.11 ran the module: argparse exits with status 2 ("invalid choice")
+                g = given.get(key)
+                spelled = f"{g.option}{'=' if g.value_word is g.word else ' '}{g.text}" if g is not None else ""
+                return [U(f"{option} is not one of its choices in {at}", type(k.value),
+                          stops=f"argparse stops the script in parse_args: {spelled} from {g.where} is not one of the "
+                                f"choices of {option} ({at}), so argparse exits with status 2 (\"invalid choice\")"
+                          if g is not None else "")]
             return passed
         note = f"as {key}: {k.value!r} in {at} sets it ({option} not passed)"
     else:
