@@ -1454,3 +1454,144 @@ def test_the_interpreter_options_that_exit_or_go_on(tmp_path, line, script):
     (tmp_path / "train.py").write_text("pass\n")
     found = [os.path.basename(la.script) for la in launches(_walk(tmp_path, line + "\n"))]
     assert found == ([script] if script else [])
+
+
+PROFILE = ("    with torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler('./p')) "
+           "as prof:\n        prof.step()\n")
+
+
+@pytest.mark.parametrize("kind, word, raised, end", [
+    # python 3.9 and 3.13 ran it: "error: argument --prof: invalid int value: 'True'" (float, literal_eval alike),
+    # status 2
+    ("int", "--prof=True", "ValueError", "so argparse exits with status 2"),
+    ("float", "--prof one", "ValueError", "so argparse exits with status 2"),
+    ("ast.literal_eval", "--prof=false", "ValueError", "so argparse exits with status 2"),
+    # a SyntaxError is no error argparse reports: the traceback stops the script (status 1)
+    ("ast.literal_eval", "--prof=1+", "SyntaxError",
+     "an exception argparse does not catch, so the script stops there")])
+def test_a_value_its_type_does_not_convert_stops_the_script(tmp_path, capsys, kind, word, raised, end):
+    # it said "torch_npu's profiler collects (when args.prof)" and "usable data: yes (where its conditions hold)"
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport ast\nimport torch_npu\n\nparser = argparse.ArgumentParser()\n"
+        f"parser.add_argument('--prof', type={kind}, default=0)\nargs = parser.parse_args()\nif args.prof:\n" + PROFILE)
+    (tmp_path / "run.sh").write_text(f"python3 train.py {word}\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    name = kind.split(".")[-1]
+    assert capsys.readouterr().out.splitlines()[3] == (
+        f"train.py: torch_npu's profiler is off: line 9: not run in this launch: argparse stops the script in "
+        f"parse_args: {name}(), the type of --prof (train.py:6), raises {raised} on {word} from run.sh:1, {end}")
+
+
+@pytest.mark.parametrize("kind, word", [("int", "--prof=1"), ("int", "--prof= 7"), ("float", "--prof=1e3"),
+                                        ("ast.literal_eval", "--prof=True"), ("ast.literal_eval", "--prof= 1")])
+def test_a_value_its_type_converts_or_may_convert(tmp_path, capsys, kind, word):
+    # int(' 7') is 7; ast.literal_eval(' 1') is 1 on python 3.10+ and a SyntaxError on 3.9: not decided
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport ast\nimport torch_npu\n\nparser = argparse.ArgumentParser()\n"
+        f"parser.add_argument('--prof', type={kind}, default=0)\nargs = parser.parse_args()\nif args.prof:\n" + PROFILE)
+    (tmp_path / "run.sh").write_text(f"python3 train.py '{word}'\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    assert "argparse stops" not in capsys.readouterr().out
+
+
+def test_a_value_its_type_does_not_convert_under_a_try(tmp_path, capsys):
+    # argparse's exit caught and the defaults parsed: the script goes on (prof=0)
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch_npu\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--prof', type=int, default=0)\ntry:\n    args = parser.parse_args()\nexcept SystemExit:\n"
+        "    args = parser.parse_args([])\nif args.prof:\n" + PROFILE)
+    (tmp_path / "run.sh").write_text("python3 train.py --prof=True\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    assert "argparse stops" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("words", ["--prof=on --level", "--level --prof=on", "--prof=on --level -h"])
+def test_an_option_given_no_value_stops_the_script(tmp_path, capsys, words):
+    # python 3.9, 3.12 and 3.13 ran it: "error: argument --level: expected one argument", status 2 (an option word
+    # after it is no value); it said "collects" and "usable data: yes", or took `--prof=on` as --level's value
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch_npu\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--prof', type=str, default='off')\nparser.add_argument('--level', type=int, default=0)\n"
+        "args = parser.parse_args()\nif args.prof == 'on':\n" + PROFILE)
+    (tmp_path / "run.sh").write_text(f"python3 train.py {words}\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    assert capsys.readouterr().out.splitlines()[3] == (
+        "train.py: torch_npu's profiler is off: line 9: not run in this launch: argparse stops the script in "
+        "parse_args: --level from run.sh:1 takes a value and is given none, so argparse exits with status 2 "
+        "(\"error: argument --level: expected one argument\")")
+
+
+@pytest.mark.parametrize("words, said", [
+    # a negative number is a value (the parser has no option like one); `-` is a positional, so a value
+    ("--prof=on --level -1", "collects"), ("--prof=on --level -", "collects"),
+    # nargs='?' takes none (its const), and a flag of the script's own parser is all that is decided
+    ("--prof=on --opt", "collects")])
+def test_an_option_whose_next_word_is_its_value(tmp_path, capsys, words, said):
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch_npu\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--prof', type=str, default='off')\nparser.add_argument('--level', default=0)\n"
+        "parser.add_argument('--opt', nargs='?', const=1)\n"
+        "args = parser.parse_args()\nif args.prof == 'on':\n" + PROFILE)
+    (tmp_path / "run.sh").write_text(f"python3 train.py {words}\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    assert capsys.readouterr().out.splitlines()[3].startswith(f"train.py: torch_npu's profiler {said}")
+
+
+def test_a_comparison_reading_a_flag_argparse_stops_before(tmp_path, capsys):
+    # `if args.prof == 'on':` with a word train.py does not define: python 3.11 exits with status 2 in parse_args;
+    # it said "collects (when args.prof == 'on')" (the stop was seen for `if args.prof:` alone)
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch_npu\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--prof', type=str, default='off')\n"
+        "args = parser.parse_args()\nif args.prof.lower() == 'on' and args.prof:\n" + PROFILE)
+    (tmp_path / "run.sh").write_text("python3 train.py --prof=on --xyz\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    assert capsys.readouterr().out.splitlines()[3] == (
+        "train.py: torch_npu's profiler is off: line 8: not run in this launch: argparse stops the script in "
+        "parse_args: --xyz from run.sh:1 is no option train.py defines, so argparse exits with status 2 (\"error: "
+        "unrecognized arguments\", naming --xyz)")
+
+
+def test_an_option_given_no_value_with_exit_on_error_false(tmp_path, capsys):
+    # python 3.9, 3.12 and 3.13 ran it: parse_args raises argparse.ArgumentError ("expected one argument"), status 1
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch_npu\n\nparser = argparse.ArgumentParser(exit_on_error=False)\n"
+        "parser.add_argument('--prof', type=str, default='off')\nparser.add_argument('--level', type=int, default=0)\n"
+        "args = parser.parse_args()\nif args.prof == 'on':\n" + PROFILE)
+    (tmp_path / "run.sh").write_text("python3 train.py --prof=on --level\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    assert capsys.readouterr().out.splitlines()[3] == (
+        "train.py: torch_npu's profiler is off: line 9: not run in this launch: argparse stops the script in "
+        "parse_args: --level from run.sh:1 takes a value and is given none, so argparse raises "
+        "argparse.ArgumentError (\"argument --level: expected one argument\")")
+
+
+@pytest.mark.parametrize("word, shown", [("--prof=True", "--prof=True"), ("--lvl 3", "--lvl 3")])
+def test_a_value_outside_the_flag_choices_stops_the_script(tmp_path, capsys, word, shown):
+    # python 3.9 and 3.13 ran it: "argument --prof: invalid choice: 'True' (choose from 'NONE', 'CANN', 'GE')",
+    # status 2; `if args.prof != 'NONE':` made it "collects (when ...)" and "usable data: yes"
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch_npu\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--prof', type=str, default='NONE', choices=['NONE', 'CANN', 'GE'])\n"
+        "parser.add_argument('--lvl', type=int, default=1, choices=(0, 1, 2))\n"
+        "args = parser.parse_args()\nif args.prof != 'NONE' or args.lvl:\n" + PROFILE)
+    (tmp_path / "run.sh").write_text(f"python3 train.py {word}\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    option = shown.split("=")[0].split()[0]
+    line = 5 if option == "--prof" else 6
+    assert capsys.readouterr().out.splitlines()[3] == (
+        f"train.py: torch_npu's profiler is off: line 9: not run in this launch: argparse stops the script in "
+        f"parse_args: {shown} from run.sh:1 is not one of the choices of {option} (train.py:{line}), so argparse "
+        "exits with status 2 (\"invalid choice\")")
+
+
+@pytest.mark.parametrize("word", ["--prof=GE", "--lvl 2", "--prof=$P"])
+def test_a_value_among_the_flag_choices_or_not_known(tmp_path, capsys, word):
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch_npu\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--prof', type=str, default='NONE', choices=['NONE', 'CANN', 'GE'])\n"
+        "parser.add_argument('--lvl', type=int, default=0, choices=range(3))\n"
+        "args = parser.parse_args()\nif args.prof != 'NONE' or args.lvl:\n" + PROFILE)
+    (tmp_path / "run.sh").write_text(f"python3 train.py {word}\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    assert "argparse stops" not in capsys.readouterr().out

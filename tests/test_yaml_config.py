@@ -222,3 +222,99 @@ def test_an_option_the_config_parser_does_not_make_stops_the_script(capsys, tmp_
         assert _answer(capsys, tmp_path / str(k), flags=flags) == [
             f"train.py: MindSpore's profiler is off: {stop}",
             f"usable data: no ({stop.replace('line 8', 'line 8 of train.py')})"]
+
+
+@pytest.mark.parametrize("train, flags, stop", [
+    # mindspore-ai/models' YOLOv3 (`need_profiler: 0`, so type=int) given --need_profiler=True; python 3.9 and 3.13
+    # ran the module: "argument --need_profiler: invalid int value: 'True'", status 2
+    (TRAIN, "--need_profiler=True", "line 8: not run in this launch: argparse stops the script in parse_args: int(), "
+     "the type of --need_profiler (default_config.yaml:4), raises ValueError on --need_profiler=True from run.sh:1, "
+     "so argparse exits with status 2"),
+    # JDE's `enable_profiling: False` (type=ast.literal_eval) given as `false`: "invalid literal_eval value: 'false'"
+    (DIRECT, "--run_profiler=false", "line 5: not run in this launch: argparse stops the script in parse_args: "
+     "literal_eval(), the type of --run_profiler (default_config.yaml:5), raises ValueError on --run_profiler=false "
+     "from run.sh:1, so argparse exits with status 2")])
+def test_a_value_the_flag_type_does_not_convert_stops_the_script(capsys, tmp_path, train, flags, stop):
+    # it said "MindSpore's profiler collects (when args.need_profiler)", "usable data: yes (where its conditions hold)"
+    line = stop.split(":")[0]
+    assert _answer(capsys, tmp_path, train, flags=flags) == [
+        f"train.py: MindSpore's profiler is off: {stop}",
+        f"usable data: no ({stop.replace(line, line + ' of train.py', 1)})"]
+
+
+# the shape of the centernet family's module (mindspore-ai/models' centernet, centernet_resnet101,
+# centernet_resnet50_v1): its Config turns an `np.array(...)` string into an array, get_config calls
+# extra_operations(config_obj), and module-level names read parts of the configuration (the body of extra_operations,
+# the strings and the names are ours)
+ARRAY_CONFIG = CONFIG.replace('''        for k, v in cfg_dict.items():
+            if isinstance(v, (list, tuple)):''', '''        for k, v in cfg_dict.items():
+            if isinstance(v, str) and (v[:9] == 'np.array(' and v[-17:] == 'dtype=np.float32)'):
+                v = np.array(ast.literal_eval(v[9:v.rfind(']') + 1]), dtype=np.float32)
+            if isinstance(v, (list, tuple)):''').replace('''    pprint(final_config)
+    return Config(final_config)
+''', '''    pprint(final_config)
+    config_obj = Config(final_config)
+    extra_operations(config_obj)
+    return config_obj
+''').replace("config = get_config()\n", '''config = get_config()
+net = config.net
+opt = config.net.opt
+
+
+if __name__ == '__main__':
+    print(config)
+''')
+EXTRA = '''
+
+def extra_operations(cfg):
+    cfg.net.opt.rule = lambda x: x.name.endswith('.w')
+    cfg.net.width = cfg.net.depth
+    if cfg.name:
+        cfg.net.title = cfg.name
+'''
+ARRAY_YAML = YAML + "net:\n  depth: 2\n  opt:\n    mean: np.array([[0.5, 0.25], [1, 2]], dtype=np.float32)\n"
+
+
+def _array_config(extra=EXTRA):
+    return ARRAY_CONFIG.replace("\n\ndef get_config():", extra + "\n\ndef get_config():")
+
+
+@pytest.mark.parametrize("flags, usable", [("", "no"), ("--run_profiler=True", "yes")])
+def test_the_centernet_shape_is_read(capsys, tmp_path, flags, usable):
+    # centernet's run_standalone_train_ascend.sh passes --need_profiler=false: the answer was "yes (where its
+    # conditions hold)" with its module not recognised (python 3.11 ran centernet's module on a copy: 'false')
+    assert _answer(capsys, tmp_path, DIRECT, _array_config(), ARRAY_YAML, flags)[-1].startswith(
+        f"usable data: {usable}")
+
+
+@pytest.mark.parametrize("extra, yaml", [
+    # extra_operations sets the key the test reads
+    (EXTRA + "    cfg.run_profiler = True\n", ARRAY_YAML),
+    # a call in it (int() may raise), a subscript, cfg handed on
+    (EXTRA + "    cfg.net.depth = int(cfg.net.depth)\n", ARRAY_YAML),
+    (EXTRA + "    cfg.net.width = cfg.net.sizes[0]\n", ARRAY_YAML),
+    (EXTRA + "    print(cfg)\n", ARRAY_YAML),
+    # a path it reads (or the module reads) that the YAML lacks: AttributeError when train.py imports it
+    (EXTRA, YAML + "net:\n  depth: 2\n"),
+    (EXTRA + "    cfg.net.title = cfg.title\n", ARRAY_YAML),
+    # a key it sets below a scalar: AttributeError
+    (EXTRA + "    cfg.lr.x = 1\n", ARRAY_YAML),
+    # an array string numpy refuses (ragged), or one literal_eval does not read
+    (EXTRA, ARRAY_YAML + "rows: np.array([[1, 2], [3]], dtype=np.float32)\n"),
+    (EXTRA, ARRAY_YAML + "rows: np.array([a], dtype=np.float32)\n")])
+def test_the_centernet_shape_not_as_read_keeps_the_condition(capsys, tmp_path, extra, yaml):
+    assert _answer(capsys, tmp_path, DIRECT, _array_config(extra), yaml)[-1] == \
+        "usable data: yes (where its conditions hold)"
+
+
+def test_a_value_outside_the_yaml_choices_stops_the_script(capsys, tmp_path):
+    # python 3.11 ran YOLOv3's module with `need_profiler: [0, 1]` in its third document: --need_profiler=2 exits
+    # with status 2 ("invalid choice: 2 (choose from 0, 1)"); the answer was "unknown: --need_profiler is not one of
+    # its choices"
+    stop = ("line 8: not run in this launch: argparse stops the script in parse_args: --need_profiler=2 from run.sh:1 "
+            "is not one of the choices of --need_profiler (default_config.yaml:4), so argparse exits with status 2 "
+            "(\"invalid choice\")")
+    assert _answer(capsys, tmp_path, yaml=YAML + "---\n{}\n---\nneed_profiler: [0, 1]\n",
+                   flags="--need_profiler=2") == [
+        f"train.py: MindSpore's profiler is off: {stop}",
+        f"usable data: no ({stop.replace('line 8', 'line 8 of train.py', 1)})"]

@@ -55,7 +55,7 @@ def bind(launch: Launch, table: Dict[str, FlagDef], root: str,
          abbreviates=lambda flag: True) -> Tuple[Dict[str, Given], List[Word]]:
     """The launch's words bound to the script's flags: ({dest: Given}, words of options it does not define);
     abbreviates(flag): whether the flag's parser takes a `--` word's abbreviation (values/argv_words.py)."""
-    from ..values.argv_words import read_as
+    from ..values.argv_words import option_word, read_as
     given = Passed()
     given.by = passer(launch.command)
     unknown: List[Word] = []
@@ -95,7 +95,7 @@ def bind(launch: Launch, table: Dict[str, FlagDef], root: str,
             converted.setdefault(flag.dest, Given(option, HOLE, w, None, where))
         if eq:
             given[flag.dest] = Given(option, value, w, w, where)
-        elif takes_value and k < len(words):
+        elif takes_value and k < len(words) and not (flag.kind == "argparse" and option_word(words[k].text, table)):
             given[flag.dest] = Given(option, words[k].text, w, words[k], where)
             k += 1
         elif flag.kind == "absl" and flag.py_type is bool:
@@ -217,11 +217,26 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str) -
     (values/argv_words.py): why the script stops there, kept on given for each read of its own flags (given_values)."""
     import ast
     import os
-    from ..values.argv_words import flag_key, read_as, sure_to_stop, unrecognized
+    from ..values.argv_words import flag_key, read_as, sure_to_stop, takes_one, unrecognized
     words = [w for w in unknown if HOLE not in w.text.partition("=")[0] and unrecognized(w.text) and
              not read_as(w.text, table, abbreviates)]
-    exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags) if words else None
+    own = {id(f.call) for f in ctx.resolver.flags}
+    bare = [g for g in given.values() if isinstance(g, Given) and g.text is None and g.option in table and
+            id(table[g.option].call) in own and takes_one(table[g.option])]
+    exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags) if words or bare else None
     if exit_on_error is None:
+        return
+    given.stop_calls = frozenset(flag_key(f) for f in ctx.resolver.flags)
+    off = exit_on_error.arg and not (isinstance(exit_on_error.value, ast.Constant) and exit_on_error.value.value is True)
+    if bare:    # (an error while it parses: before the unrecognized words, which it names at the end)
+        g = min(bare, key=lambda g: g.word.start)
+        # python 3.9-3.13 ran it; with exit_on_error=False parse_args raises ArgumentError (status 1), no try around
+        then = "exits with status 2" if not off else "raises argparse.ArgumentError" if isinstance(
+            exit_on_error.value, ast.Constant) and exit_on_error.value.value is False else \
+            f"exits with status 2, or raises argparse.ArgumentError ({ast.unparse(exit_on_error)} false)"
+        given.stop = (f"argparse stops the script in parse_args: {g.option} from {where} takes a value and is given "
+                      f"none, so argparse {then} (\"{'' if then.startswith('raises') else 'error: '}argument "
+                      f"{g.option}: expected one argument\")")
         return
     w = words[0]
     option = w.text.partition("=")[0]
@@ -230,12 +245,10 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str) -
     note = " (its parser takes no abbreviation: allow_abbrev=False)" if option.startswith("--") and any(
         o.startswith(option) for o in table) else ""
     # python 3.9 to 3.12.1 exit all the same with exit_on_error=False; 3.13.0 raises ArgumentError (both run)
-    off = exit_on_error.arg and not (isinstance(exit_on_error.value, ast.Constant) and exit_on_error.value.value is True)
     then = f"; python 3.13 raises argparse.ArgumentError there instead ({ast.unparse(exit_on_error)}, line " \
         f"{exit_on_error.value.lineno}), which stops it too" if off else ""
     given.stop = (f"argparse stops the script in parse_args: {shown} from {where} is no option {script} defines"
                   f"{note}, so argparse exits with status 2 (\"error: unrecognized arguments\", naming {shown}){then}")
-    given.stop_calls = frozenset(flag_key(f) for f in ctx.resolver.flags)
 
 
 def _replaced(ctx, setup, setups):
@@ -301,7 +314,7 @@ def decide(ctx, setup, given: Dict[str, Given]):
         if is_main_guard(g):
             continue
         values = scalars(ctx, g.test, scope, pos)
-        stop = "" if values else ctx.values.scalars(g.test, scope, pos).stops
+        stop = "" if values else stop_of(ctx, g.test, scope, pos)
         if stop:        # the test reads a flag argparse stops the script on: it, and so the setup, never runs
             text = guard_text((g,))[0] if guard_text((g,)) else "the condition"
             off = Mode("off", "not run in this launch: " + stop, skipped=True, stops=True)
@@ -342,6 +355,22 @@ def decide(ctx, setup, given: Dict[str, Given]):
     return setup._replace(mode=off, conditions=()), why, traps
 
 
+def stop_of(ctx, test, scope, pos) -> str:
+    """Why the script stops before an `if` test is read (values/ops.U.stops): its value's, or that of a name or
+    attribute in it (`args.prof == 'on'` reads a flag of a parse_args that stops the script); "" where none says."""
+    import ast
+    stop = ctx.values.scalars(test, scope, pos).stops
+    todo = [] if stop or ctx.resolver.given is None else list(ast.iter_child_nodes(test))
+    while todo and not stop:
+        n = todo.pop(0)
+        if isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            continue            # (names bound there are not the function's)
+        if isinstance(n, (ast.Attribute, ast.Name)):
+            stop = ctx.values.scalars(n, scope, pos).stops
+        todo.extend(ast.iter_child_nodes(n))
+    return stop
+
+
 def false_in_launch(ctx, node) -> str:
     """For a framework's profiler call (emulate/torch_run.py) in a launch's script (ctx.resolver.given set): the
     first `if` on its way, its own then those on the one path from the entry point, that the launch's flags make
@@ -353,7 +382,7 @@ def false_in_launch(ctx, node) -> str:
             return f"`{guard_text((g,))[0]}` is false in this launch ({origin})"
     if ctx.resolver.given is not None:  # a test of a flag argparse stops the script on: never read, so never true
         for g, sc, pos in _way(ctx, node):
-            stop = "" if scalars(ctx, g.test, sc, pos) else ctx.values.scalars(g.test, sc, pos).stops
+            stop = "" if scalars(ctx, g.test, sc, pos) else stop_of(ctx, g.test, sc, pos)
             if stop:
                 return stop
     return ""

@@ -21,6 +21,7 @@ import re
 from typing import Callable, Iterable, List, Optional
 
 from .flag_def import FlagDef
+from ..source.text import HOLE
 
 _NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")         # argparse's _negative_number_matcher: a positional, not an option
 # (sys.argv written, or the list itself bound to another name, which may write it: `argv = sys.argv`,
@@ -67,6 +68,26 @@ def unrecognized(text: str) -> bool:
     return len(text) > 1 and text[0] == "-" and not _NUMBER.match(text) and " " not in text and \
         not text.startswith("-h") and not (len(text.partition("=")[0]) > 2 and "--help".startswith(
             text.partition("=")[0]))
+
+
+def option_word(text: str, table) -> bool:
+    """Whether argparse reads the word after an option that takes one value as an option, so not as its value (python
+    3.9-3.13's _parse_optional: a word that begins with `-` other than `-` itself, a negative number where the parser
+    has no option like one, or a word with a space in it; `--` too): the option is then given none."""
+    if HOLE in text or len(text) < 2 or text[0] != "-":
+        return False
+    if _NUMBER.match(text):
+        return any(_NUMBER.match(o) for o in table)
+    return " " not in text or text.startswith("--") and text.partition("=")[0] in table
+
+
+def takes_one(flag: FlagDef) -> bool:
+    """Whether an argparse flag takes exactly one word (no nargs, its action stores or appends it), so that given
+    without one it stops parse_args ("expected one argument")."""
+    keywords = {k.arg: k.value for k in flag.call.keywords}
+    action = keywords.get("action")
+    return flag.kind == "argparse" and None not in keywords and "nargs" not in keywords and (
+        action is None or isinstance(action, ast.Constant) and action.value in ("store", "append", "extend"))
 
 
 def sure_to_stop(resolver, table, own: Iterable[FlagDef]) -> Optional[ast.keyword]:

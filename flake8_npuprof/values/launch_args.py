@@ -66,6 +66,23 @@ def _argparse_end(raised: str) -> str:
         "script there"
 
 
+def _raises(flag, g: Given, kind: str, raised: str, defined_at: str, caught: int) -> list:
+    """The value of a flag whose type function (kind: its name) raises `raised` on the launch's word: argparse's
+    _get_value turns ArgumentTypeError, TypeError and ValueError into an ArgumentError, and parse_known_args calls
+    error() on it, which exits with status 2 (python 3.9 to 3.13: `--prof=True` for type=int is "invalid int value");
+    another exception leaves parse_args as it is. Where a `try` (or exit_on_error) may catch it, the script may go on
+    (python 3.11 ran the code after `except SystemExit:`)."""
+    from .ops import U
+    if caught:
+        return [U(f"{g.option} from {g.where}: {kind}() raises on it, and what parse_args then raises may be caught "
+                  f"(line {caught})")]
+    at = f" ({defined_at})" if defined_at else ""
+    spelled = f"{g.option}{'=' if g.value_word is g.word else ' '}{g.text}"
+    return [U(f"{g.option} from {g.where}: {kind}() raises on it, and argparse stops the script",
+              stops=f"argparse stops the script in parse_args: {kind}(), the type of {flag.option}{at}, raises "
+                    f"{raised} on {spelled} from {g.where}, {_argparse_end(raised)}")]
+
+
 def _value_of(g: Given, text: str, note: str) -> StrValue:
     """The value as a string whose characters map to the launcher's source (origin "launcher")."""
     runs: List[Run] = []
@@ -95,7 +112,39 @@ def given_values(flag, given: Dict[str, Given], type_function=None, defined_at: 
     stopped = stop and flag_key(flag) in getattr(given, "stop_calls", ())
     if stopped and not any(isinstance(v, U) and v.stops for v in found or ()):
         return [U(f"argparse stops the script before {flag.option} is read", flag.py_type, stops=stop)]
+    g = given.get(flag.dest)
+    if found is not None and g is not None and flag.kind == "argparse":
+        return _chosen(flag, g, found, defined_at, caught) or found
     return found
+
+
+def _chosen(flag, g: Given, found: list, defined_at: str, caught: int) -> Optional[list]:
+    """The value of a flag whose `choices=` (a literal) does not hold the value the launch gives it: argparse checks
+    it after converting it (`value not in action.choices`) and exits with status 2, "invalid choice" (python 3.9 and
+    3.13 ran it); None where it holds it or that is not known here."""
+    import ast
+    from .ops import C, S, U
+    node = next((k.value for k in flag.call.keywords if k.arg == "choices"), None)
+    if node is None or len(found) != 1 or not isinstance(found[0], (C, S)):
+        return None
+    try:
+        choices = ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None             # (range(3), a name: not read here)
+    value = found[0].value if isinstance(found[0], C) else found[0].value.text
+    try:
+        if not isinstance(choices, (list, tuple, set, frozenset, str)) or value in choices:
+            return None
+    except TypeError:
+        return None
+    spelled = f"{g.option}{'=' if g.value_word is g.word else ' '}{g.text}"
+    if caught:
+        return [U(f"{spelled} from {g.where} is not one of the choices of {flag.option}, and what parse_args then "
+                  f"raises may be caught (line {caught})")]
+    at = f" ({defined_at})" if defined_at else ""
+    return [U(f"{spelled} from {g.where} is not one of the choices of {flag.option}",
+              stops=f"argparse stops the script in parse_args: {spelled} from {g.where} is not one of the choices of "
+                    f"{flag.option}{at}, so argparse exits with status 2 (\"invalid choice\")")]
 
 
 def _given_values(flag, given: Dict[str, Given], type_function, defined_at: str, caught: int) -> Optional[list]:
@@ -143,12 +192,18 @@ def _given_values(flag, given: Dict[str, Given], type_function, defined_at: str,
             try:
                 return [C(int(text) if kind == "int" else float(text), None, note)]
             except ValueError:
-                return [U(f"{g.option} from {g.where} is not a valid {kind}")]
+                if len(text) > 4300:        # python 3.9.14+, 3.10.7+ and 3.11+ refuse more digits; older do not
+                    return [U(f"{g.option} from {g.where} is not a valid {kind}")]
+                return _raises(flag, g, kind, "ValueError", defined_at, caught)
         if getattr(flag.type_node, "attr", None) == "literal_eval" or kind == "literal_eval":
             import ast
             try:                            # `type=ast.literal_eval`: "False" is False, "1" is 1
                 value = ast.literal_eval(text)
-            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            except (ValueError, SyntaxError) as e:
+                if text[:1] in (" ", "\t"):  # python 3.10+ strips them first; 3.9 raises IndentationError
+                    return [U(f"{g.option} from {g.where} is not a Python literal on every python")]
+                return _raises(flag, g, "literal_eval", type(e).__name__, defined_at, caught)
+            except (TypeError, MemoryError, RecursionError):
                 return [U(f"{g.option} from {g.where} is not a Python literal")]
             if isinstance(value, (bool, int, float)):
                 return [C(value, None, note)]
@@ -158,19 +213,7 @@ def _given_values(flag, given: Dict[str, Given], type_function, defined_at: str,
             try:
                 out = call(type_function, text)
             except Raised as e:
-                # argparse's _get_value turns ArgumentTypeError, TypeError and ValueError into an ArgumentError, and
-                # parse_known_args calls error() on it, which exits with status 2 (python 3.9 to 3.13); another
-                # exception leaves parse_args as it is
-                if caught:      # (the script may go on: python 3.11 ran the code after `except SystemExit:`)
-                    return [U(f"{g.option} from {g.where}: {kind}() raises on it, and what parse_args then raises may "
-                              f"be caught (line {caught})")]
-                raised = e.exception or "an exception"
-                end = _argparse_end(raised)
-                at = f" ({defined_at})" if defined_at else ""
-                spelled = f"{g.option}{'=' if g.value_word is g.word else ' '}{text}"
-                return [U(f"{g.option} from {g.where}: {kind}() raises on it, and argparse stops the script",
-                          stops=f"argparse stops the script in parse_args: {kind}(), the type of {flag.option}{at}, "
-                                f"raises {raised} on {spelled} from {g.where}, {end}")]
+                return _raises(flag, g, kind, e.exception or "an exception", defined_at, caught)
             if out is not None and (out[0] is None or isinstance(out[0], (bool, int, float))):
                 return [C(out[0], None, f"{note}, which {kind}() makes {out[0]!r}")]
         return [U(f"{g.option} from {g.where} is converted by {kind or 'a function'}()")]

@@ -516,8 +516,9 @@ class Resolver:
             passed = flag.dest in self.given    # (a flag not passed needs no type function looked up)
             function = self._type_function(flag) if passed else None
             # (whether a try may catch argparse's stop: asked only where a word may make it stop)
-            stops = function is not None or passed and flag.action in ("store_true", "store_false") and \
-                getattr(self.given[flag.dest], "text", None) is not None
+            stops = function is not None or passed and (flag.action in ("store_true", "store_false") and getattr(
+                self.given[flag.dest], "text", None) is not None or _converted(flag) or
+                any(k.arg == "choices" for k in flag.call.keywords))
             found = given_values(flag, self.given, function,
                                  f"{os.path.basename(self.filename)}:{flag.call.lineno}" if passed else "",
                                  self._parse_caught() if stops else 0)
@@ -855,6 +856,14 @@ def _calls_function(call: Optional[str], func: str, method: bool) -> bool:
 
 # what an `except` names that never catches what parse_args raises (SystemExit, or the type function's exception)
 _NOT_CAUGHT = ("KeyboardInterrupt", "ImportError", "ModuleNotFoundError", "FileNotFoundError")
+
+
+def _converted(flag: FlagDef) -> bool:
+    """Whether the flag's type may refuse a word (int, float, ast.literal_eval), which stops the script in parse_args
+    (values/launch_args._raises)."""
+    node = flag.type_node
+    return getattr(node, "id", None) in ("int", "float", "literal_eval") or \
+        getattr(node, "attr", None) == "literal_eval"
 
 
 def _catches_parse(node, own) -> bool:

@@ -11,6 +11,11 @@ whose five parts (Config, parse_yaml, parse_cli_to_yaml, merge, get_config) are 
 recognised, by the digest of their syntax with strings and print calls left out (SHAPES); anything else, a YAML
 that does not load with yaml.SafeLoader as a mapping of str keys, a `--config_path` not known, or option words the
 launch passes that the parser may take as an abbreviation, leaves the value as it was (not known here).
+
+The centernet family's module also runs an extra_operations(cfg) of its own and reads parts of the configuration
+into module-level names: recognised where extra_operations only assigns literals, lambdas or paths of cfg to paths
+of cfg under `if`s testing paths of cfg (_extra), the keys it may set are left not known, and the YAML holds every
+path read (holds: else the import raises AttributeError); an `if __name__ == '__main__':` after it never runs.
 """
 
 from __future__ import annotations
@@ -27,19 +32,28 @@ FACTS = ("python.yaml_config_module",)      # data/sources.json
 # The digests (_digest) of the parts' shapes read and run, and how many of mindspore-ai/models' 220 copies at eab643f
 # have each: Config 210, parse_yaml 199, parse_cli_to_yaml 200, merge 219, get_config 137 (its default a literal) and
 # 20 (a module-level name bound to one, CRNN's `_config_path`); the whole module is recognised in 130 copies
+# The centernet family's (centernet, centernet_det, centernet_resnet101, centernet_resnet50_v1, run with python 3.11 on
+# a copy, numpy stubbed): its Config makes a str value `np.array([...], dtype=np.float32)` an array (ARRAYS), and its
+# get_config calls extra_operations(config_obj) before returning it (EXTRA), a function read here (_extra)
+ARRAYS = "50f293d9bae5dd6c"
+EXTRA = "e3f1ac3bf61aafd8"
 SHAPES = {
-    "Config": {"67535fb26a39f5c4"},
+    "Config": {"67535fb26a39f5c4", ARRAYS},
     "parse_yaml": {"f09d17f2b6c51fae"},
     "parse_cli_to_yaml": {"624d7a5a44abdf89"},
     "merge": {"ab5899eb825ae2eb"},
-    "get_config": {"9d4aee5131ab852a", "531fc2f9845b5e18"},
+    "get_config": {"9d4aee5131ab852a", "531fc2f9845b5e18", EXTRA},
 }
-KEEP = ("--", "--config_path", "r")         # the strings that decide what the code does
+KEEP = ("--", "--config_path", "r", "np.array(", "dtype=np.float32)", "]")   # the strings that decide what the code
+                                                                            # does
 
 
 class Shape(NamedTuple):
     default: str            # the YAML path get_config joins to the module's folder ("../default_config.yaml")
     name: str               # the module-level name bound to get_config() ("config")
+    stored: frozenset = frozenset()     # the top-level keys extra_operations may set (their values not known here)
+    paths: tuple = ()       # (attribute path, a mapping) the module reads at import: the YAML must hold each
+    arrays: bool = False    # Config makes an `np.array(...)` string an array
 
 
 class Key(NamedTuple):
@@ -51,6 +65,7 @@ class Key(NamedTuple):
 class Loaded(NamedTuple):
     path: str
     keys: Dict[str, Key]    # the scalar keys, the flags made from them
+    doc: Any = None         # the first document
 
 
 def _digest(node: ast.AST) -> str:
@@ -104,19 +119,140 @@ def shape_of(tree: ast.AST) -> Optional[Shape]:
     if not all(name in parts for name in SHAPES) or \
             any(_digest(parts[name]) not in digests for name, digests in SHAPES.items()):
         return None             # (every part's name first: a module with a `class Config` alone is common)
+    made = next((k for k, stmt in enumerate(top) if isinstance(stmt, ast.Assign) and isinstance(
+        stmt.value, ast.Call) and getattr(stmt.value.func, "id", "") == "get_config"), len(top))
     literals: Dict[str, str] = {}
-    for stmt in top[:-1]:                   # `_config_path = "../../default_config.yaml"` (CRNN)
+    for stmt in top[:made]:                 # `_config_path = "../../default_config.yaml"` (CRNN)
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
                 and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)):
             return None
         literals[stmt.targets[0].id] = stmt.value.value
-    last = top[-1] if top else None
+    last = top[made] if made < len(top) else None
     if not (isinstance(last, ast.Assign) and len(last.targets) == 1 and isinstance(last.targets[0], ast.Name) and
             isinstance(last.value, ast.Call) and getattr(last.value.func, "id", "") == "get_config" and
             not last.value.args and not last.value.keywords) or last.targets[0].id in parts:
         return None
+    name = last.targets[0].id
+    stored: frozenset = frozenset()
+    paths: List[Tuple[Tuple[str, ...], bool]] = []
+    if _digest(parts["get_config"]) == EXTRA:
+        extra = _extra(parts.get("extra_operations"))
+        if extra is None:
+            return None
+        stored, paths = extra[0], list(extra[1])
+    for stmt in top[made + 1:]:             # `net_config = config.net_config` (centernet), `if __name__ == ...`
+        read = _path(stmt.value, name) if isinstance(stmt, ast.Assign) and all(
+            isinstance(t, ast.Name) and t.id not in (name, "get_config") for t in stmt.targets) else None
+        if read is not None:
+            paths.append((read, False))
+        elif not _main_guard(stmt):
+            return None
     default = _default(parts["get_config"], literals)
-    return None if default is None else Shape(default, last.targets[0].id)
+    return None if default is None else Shape(default, name, stored, tuple(paths),
+                                              _digest(parts["Config"]) == ARRAYS)
+
+
+def _path(node, root: str) -> Optional[Tuple[str, ...]]:
+    """`root.a.b` as ("a", "b"); None for anything else."""
+    names: List[str] = []
+    while isinstance(node, ast.Attribute):
+        names.insert(0, node.attr)
+        node = node.value
+    return tuple(names) if names and isinstance(node, ast.Name) and node.id == root else None
+
+
+def _main_guard(stmt) -> bool:
+    t = getattr(stmt, "test", None)
+    return isinstance(stmt, ast.If) and isinstance(t, ast.Compare) and getattr(t.left, "id", "") == "__name__" and \
+        len(t.comparators) == 1 and getattr(t.comparators[0], "value", None) == "__main__"
+
+
+def _extra(func) -> Optional[Tuple[frozenset, tuple]]:
+    """(the top-level keys it may set, the (path, a mapping) it reads) of an extra_operations(cfg) that does nothing
+    else: assignments of a literal, a lambda or a path of cfg to a path of cfg, under `if`s testing a path of cfg
+    (`if cfg.export_name:`), so that it raises only where the YAML lacks a path it reads (checked when it is loaded:
+    holds); None for any other body (a call, a subscript, cfg itself handed on or bound again)."""
+    if not isinstance(func, ast.FunctionDef) or func.decorator_list or len(func.args.args) != 1 or any(
+            (func.args.vararg, func.args.kwarg, func.args.kwonlyargs, func.args.posonlyargs, func.args.defaults)):
+        return None
+    cfg = func.args.args[0].arg
+    stored: set = set()
+    paths: List[Tuple[Tuple[str, ...], bool]] = []
+
+    def test(e) -> bool:
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
+            return test(e.operand)
+        read = _path(e, cfg)
+        if read is not None:
+            paths.append((read, False))
+        return read is not None
+
+    def ok(stmt) -> bool:
+        if isinstance(stmt, ast.Pass) or isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            return True
+        if isinstance(stmt, ast.If):
+            return test(stmt.test) and all(ok(s) for s in stmt.body + stmt.orelse)
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+            return False
+        target, value = _path(stmt.targets[0], cfg), stmt.value
+        if target is None or not (isinstance(value, (ast.Constant, ast.Lambda)) or test(value)):
+            return False
+        if isinstance(value, ast.Lambda) and any(isinstance(n, ast.Name) and n.id == cfg for n in ast.walk(value)):
+            return False
+        if len(target) == 1:
+            stored.add(target[0])
+        else:
+            paths.append((target[:-1], True))
+        return True
+
+    if not all(ok(s) for s in func.body) or any(p[0][0] in stored for p in paths):
+        return None             # (a key it sets that a path goes through: `cfg.a = 1` then `cfg.a.b = 2` raises)
+    return frozenset(stored), tuple(paths)
+
+
+def holds(shape: Shape, loaded: Loaded) -> bool:
+    """Whether the module runs as read with this YAML: each path it reads at import is in it (a mapping where it
+    sets a key below it), and each `np.array([...], dtype=np.float32)` string its Config converts is a list of
+    numbers or of rows of numbers (python 3.11 ran the conversion; another may raise)."""
+    for path, mapping in shape.paths:
+        node = loaded.doc
+        for part in path:
+            if not isinstance(node, dict) or part not in node:
+                return False
+            node = node[part]
+        if mapping and not isinstance(node, dict):
+            return False
+    return not shape.arrays or all(_array_ok(v) for v in _strings(loaded.doc))
+
+
+def is_array(text: str) -> bool:
+    """Whether the centernet family's Config makes the string an array."""
+    return text[:9] == "np.array(" and text[-17:] == "dtype=np.float32)"
+
+
+def _array_ok(text: str) -> bool:
+    if not is_array(text):
+        return True
+    try:
+        value = ast.literal_eval(text[9:text.rfind("]") + 1])
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    rows = value if isinstance(value, list) and value and all(isinstance(x, list) for x in value) else [value]
+    return all(isinstance(r, list) and len(r) == len(rows[0]) and all(type(x) in (int, float) for x in r)
+               for r in rows)         # numbers, or rows of as many numbers (numpy refuses a ragged list)
+
+
+def _strings(node):
+    """The str values Config reaches: in mappings, and in mappings in lists."""
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for v in node.values():
+            yield from _strings(v)
+    elif isinstance(node, (list, tuple)):
+        for v in node:
+            if isinstance(v, dict):
+                yield from _strings(v)
 
 
 def _default(get_config: ast.AST, literals: Dict[str, str]) -> Optional[str]:
@@ -152,13 +288,13 @@ def load(module_path: str, shape: Shape, config_path: Optional[str], cwd: Option
     if kept is None or kept[0] != sig:
         try:
             from ..source.files import read_source
-            keys = _keys(read_source(path).text)
+            read = _read_yaml(read_source(path).text)
         except Exception:       # unreadable or undecodable: not known here
-            keys = None
-        kept = _read[path] = (sig, keys)
+            read = None
+        kept = _read[path] = (sig, read)
         while len(_read) > MAX_READ:
             del _read[next(iter(_read))]
-    return None if kept[1] is None else Loaded(path, kept[1])
+    return None if kept[1] is None else Loaded(path, kept[1][0], kept[1][1])
 
 
 MAX_READ = 64               # YAML files kept read (by path, while unchanged): a launch asks for its keys often
@@ -168,6 +304,12 @@ _read: Dict[str, tuple] = {}
 def _keys(text: str) -> Optional[Dict[str, Key]]:
     """The scalar top-level keys of the first document (1 to 3 documents, as parse_yaml takes), with the third's
     choices; None where SafeLoader does not read it as parse_yaml and parse_cli_to_yaml would go on."""
+    read = _read_yaml(text)
+    return None if read is None else read[0]
+
+
+def _read_yaml(text: str) -> Optional[Tuple[Dict[str, Key], Any]]:
+    """(_keys, the first document)."""
     import yaml
     try:
         loader = yaml.SafeLoader(text)
@@ -187,7 +329,7 @@ def _keys(text: str) -> Optional[Dict[str, Key]]:
         return None
     lines = {k.value: k.start_mark.line + 1 for k, _ in nodes[0].value if isinstance(k, yaml.ScalarNode)}
     return {k: Key(v, lines.get(k, 0), choices.get(k)) for k, v in docs[0].items()
-            if not isinstance(v, (list, dict))}
+            if not isinstance(v, (list, dict))}, docs[0]
 
 
 def type_name(value) -> str:
@@ -235,7 +377,10 @@ def loaded_for(module, shape: Shape, given) -> Optional[Loaded]:
         config_path = passed.text
     elif given is not None and "*" in given:        # launch_args.OPEN: more flags may come from the caller
         return None
-    return load(module.path, shape, config_path, cwd)
+    if shape.arrays and given is not None and any(is_array(getattr(g, "text", None) or "") for g in given.values()):
+        return None             # (a value its Config converts: whether that raises is not read here)
+    loaded = load(module.path, shape, config_path, cwd)
+    return loaded if loaded is not None and holds(shape, loaded) else None
 
 
 def yaml_flags(module, given) -> List[Tuple[str, FlagDef]]:
@@ -278,8 +423,9 @@ def value_in(lookup, module, name: str, key: str, anchor, switch: bool) -> Optio
         return None
     given = lookup.given
     loaded = loaded_for(module, shape, given)
-    if loaded is None or key not in loaded.keys:
-        return None
+    if loaded is None or key not in loaded.keys or key in shape.stored or \
+            shape.arrays and isinstance(loaded.keys[key].value, str) and is_array(loaded.keys[key].value):
+        return None             # (a key extra_operations may set, or an array)
     from .launch_args import given_values
     from .ops import C, Opaque, S, U
     from ..source.text import StrValue
@@ -297,10 +443,16 @@ def value_in(lookup, module, name: str, key: str, anchor, switch: bool) -> Optio
             return [U(f"{unbound[0].split('=')[0]} from {getattr(given, 'where', 'the launch')} is no flag "
                       f"{rel_path(loaded.path, os.path.dirname(lookup.filename))} makes: argparse stops on it unless it is "
                       "an abbreviation of one", type(k.value))]
-        passed = given_values(flag, given)
+        passed = given_values(flag, given, defined_at=at)
         if passed is not None:
             if k.choices is not None and any(isinstance(v, (C, S)) and _plain(v) not in k.choices for v in passed):
-                return [U(f"{option} is not one of its choices in {at}", type(k.value))]
+                # python 3.11 ran the module: argparse exits with status 2 ("invalid choice")
+                g = given.get(key)
+                spelled = f"{g.option}{'=' if g.value_word is g.word else ' '}{g.text}" if g is not None else ""
+                return [U(f"{option} is not one of its choices in {at}", type(k.value),
+                          stops=f"argparse stops the script in parse_args: {spelled} from {g.where} is not one of the "
+                                f"choices of {option} ({at}), so argparse exits with status 2 (\"invalid choice\")"
+                          if g is not None else "")]
             return passed
         note = f"as {key}: {k.value!r} in {at} sets it ({option} not passed)"
     else:
