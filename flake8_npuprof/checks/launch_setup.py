@@ -228,7 +228,8 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     if stop is None or exit_on_error is None or stop.kind == "extra" and unknown:
         _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where)
         return
-    off = exit_on_error.arg and not (isinstance(exit_on_error.value, ast.Constant) and exit_on_error.value.value is True)
+    value = exit_on_error.value
+    off = exit_on_error.arg and not (isinstance(value, ast.Constant) and value.value is True)
     if off and stop.status != 0:
         return _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where)    # (ArgumentError is raised)
     script = os.path.basename(ctx.filename)
