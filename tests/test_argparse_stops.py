@@ -173,7 +173,7 @@ def test_a_word_no_option_takes_stops_the_script(capsys, tmp_path):
 def test_a_closing_double_dash_leaves_it_to_the_python_release(capsys, tmp_path):
     # python 3.9.18-3.13.0 exit 2 ("unrecognized arguments: --"); 3.12.7 and 3.13.1 changed how a first `--` is read
     # (their NEWS: gh-53780, gh-81691; cpython issue 136462 on `--` after an option): the answer was "yes"
-    why = ("whether `args.prof` holds in this launch is not known: -- from run.sh:1 closes the words: python 3.9.18 to "
+    why = ("whether it runs in this launch is not known: -- from run.sh:1 closes the words: python 3.9.18 to "
            "3.13.0 exit there with status 2 (\"error: unrecognized arguments: --\"), while 3.12.7 and 3.13.1 changed "
            "how argparse reads a first -- (gh-53780, not run here): whether the script runs depends on the python "
            "release")
@@ -181,6 +181,23 @@ def test_a_closing_double_dash_leaves_it_to_the_python_release(capsys, tmp_path)
     assert _answer(capsys, tmp_path, "--prof", "--") == [
         f"train.py: torch_npu's profiler: unknown: {steps}; but {why}",
         f"usable data: unknown (run.sh:1: {steps.replace('line 8', 'line 8 of train.py')}; but {why})"]
+
+
+UNGUARDED = TRAIN.replace("    if args.prof:\n", "    if True:\n")
+
+
+@pytest.mark.parametrize("words, why", [
+    (["--xyz"], "argparse stops the script in parse_args: --xyz from run.sh:1 is no option train.py defines, so "
+                "argparse exits with status 2 (\"error: unrecognized arguments\", naming --xyz)"),
+    (["-h"], HELP),
+])
+def test_a_profiler_under_no_test_of_the_flags_is_not_reached_either(capsys, tmp_path, words, why):
+    # train() is called only after parse_args, which stops the script: the answer was "yes" (args17's leftover)
+    assert _answer(capsys, tmp_path, *words, text=UNGUARDED) == _off(why)
+    # ... where train() may be called before it, the answer stays
+    early = UNGUARDED.replace("    parser = argparse.ArgumentParser()\n",
+                              "    train(None)\n    parser = argparse.ArgumentParser()\n")
+    assert _answer(capsys, tmp_path, *words, text=early)[-1].startswith("usable data: yes")
 
 
 def test_a_parser_not_followed_whole_keeps_the_answer(capsys, tmp_path):

@@ -339,6 +339,10 @@ def decide(ctx, setup, given: Dict[str, Given]):
     from ..setups.inventory import Mode, guard_text
     from ..setups.state import is_main_guard
     from ..values.ops import Opaque
+    stop = getattr(given, "stop", "")
+    if stop and not getattr(given, "unsure", False) and setup.anchor is not None and after_parse(ctx, setup.anchor):
+        return setup._replace(mode=Mode("off", "not run in this launch: " + stop, skipped=True, stops=True),
+                              conditions=()), [f"the setup does not run: {stop}"], []
     scope = ctx.sites.scope_of.at(setup.anchor, ctx.sites.module)
     # the setup's own `if`s, then those on the way from the entry point to its function (reach.py)
     items = [(g, scope, ctx.pos(setup.anchor)) for g in ctx.sites.guards_of.at(setup.anchor, ())
@@ -395,11 +399,52 @@ def decide(ctx, setup, given: Dict[str, Given]):
     return setup._replace(mode=off, conditions=()), why, traps
 
 
+def after_parse(ctx, node) -> bool:
+    """Whether node runs only after the script's one parse_args() (of argv: where it stops the script, nothing after
+    it runs): in a statement after it in its block (the module's, its `if __name__ == "__main__":` or a module-level
+    function's), or in a module-level function whose name is read only there."""
+    import ast
+    from ..setups.reach import _main_test
+    tree = ctx.tree
+    if tree is None:
+        return False
+    nodes = list(ast.walk(tree))
+    calls = [n for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+             n.func.attr == "parse_args" and not n.args and not n.keywords]
+    if len(calls) != 1:
+        return False
+    parents = {id(c): p for p in nodes for c in ast.iter_child_nodes(p)}
+    stmt: ast.AST = calls[0]
+    while not isinstance(stmt, ast.stmt):
+        stmt = parents[id(stmt)]
+    holder = parents.get(id(stmt))
+    up = parents.get(id(holder)) if holder is not None else None
+    if not (holder is tree or up is tree and (isinstance(holder, ast.FunctionDef) or isinstance(
+            holder, ast.If) and _main_test(holder.test) and any(stmt is b for b in holder.body))):
+        return False
+    block = getattr(holder, "body", [])
+    at = next((k for k, b in enumerate(block) if b is stmt), None)
+    if at is None:
+        return False
+    later = block[at + 1:]
+    if any(node is m for b in later for m in ast.walk(b)):
+        return True
+    func = next((f for f in getattr(tree, "body", ()) if isinstance(f, ast.FunctionDef) and f is not holder and
+                 any(node is m for m in ast.walk(f))), None)
+    if func is None:
+        return False
+    reads = [n for n in nodes if isinstance(n, ast.Name) and n.id == func.name]
+    return bool(reads) and all(any(r is m for b in later for m in ast.walk(b)) for r in reads)
+
+
 def false_in_launch(ctx, node) -> str:
     """For a framework's profiler call (emulate/torch_run.py) in a launch's script (ctx.resolver.given set): the
     first `if` on its way, its own then those on the one path from the entry point, that the launch's flags make
     certainly false, said as decide says it; "" when none is. One false test is enough: they all must hold."""
     from ..setups.reach import guard_text
+    given = ctx.resolver.given
+    if getattr(given, "stop", "") and not getattr(given, "unsure", False) and after_parse(ctx, node):
+        return given.stop               # (a profiler not under a test of the flags: the script never reaches it)
     # `if args.prof and args.rank == 1:` is false when one of its terms is: each term is a test of its own
     for g, holds, origin in _decided(ctx, node, terms=True):
         if not holds:
@@ -676,6 +721,8 @@ def unsettled_in_launch(ctx, node) -> str:
     from ..values.ops import Opaque
     if ctx.resolver.given is None:
         return ""
+    if getattr(ctx.resolver.given, "unsure", False) and after_parse(ctx, node):
+        return f"whether it runs in this launch is not known: {ctx.resolver.given.stop}"
     scope = ctx.sites.scope_of.at(node, ctx.sites.module)
     items = [(g, scope, ctx.pos(node)) for g in ctx.sites.guards_of.at(node, ())
              if not isinstance(g.test, ast.Constant)]
