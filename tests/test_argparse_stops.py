@@ -205,3 +205,18 @@ def test_a_parser_not_followed_whole_keeps_the_answer(capsys, tmp_path):
     for old, new in (('"--size", nargs=2', '"size", nargs="?"'), ('"--m", choices', '"--m", required=True, choices'),
                      ("ArgumentParser()", "ArgumentParser(add_help=False)")):
         assert _answer(capsys, tmp_path, "--prof", "-h", text=TRAIN.replace(old, new))[-1] == "usable data: yes", new
+
+
+def test_words_the_walk_does_not_know():
+    # a word that begins not known may be several words, an option or nothing: nothing after it is said; a value not
+    # known is taken where the option converts nothing (type str, no choices), not where it does
+    from flake8_npuprof.source.text import HOLE
+    from flake8_npuprof.values.argv_words import first_stop
+    table = _table([[["--output"], {}], [["--n"], {"type": "int"}]])
+    said = {" ".join(w): first_stop(w, table, lambda flag: True) for w in (
+        ["--output=/d/" + HOLE, "-h"], ["--output", "/d/" + HOLE, "-h"], [HOLE, "-h"], ["--output", HOLE, "-h"],
+        ["--n=" + HOLE, "-h"], ["--prof", "--", HOLE], ["--prof", "--", "/d/" + HOLE], ["/d/" + HOLE])}
+    assert {w: (s.status, s.kind) if s else None for w, s in said.items()} == {
+        f"--output=/d/{HOLE} -h": (0, "help"), f"--output /d/{HOLE} -h": (0, "help"), f"{HOLE} -h": None,
+        f"--output {HOLE} -h": None, f"--n={HOLE} -h": None, f"--prof -- {HOLE}": (None, "release"),
+        f"--prof -- /d/{HOLE}": (2, "dashdash"), f"/d/{HOLE}": None}

@@ -222,7 +222,7 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     from ..values.argv_words import first_stop, flag_key, parse_options, sure_to_stop
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
-    stop = first_stop([w.text if w.known else None for w in words], table, abbreviates) \
+    stop = first_stop([w.text for w in words], table, abbreviates) \
         if words and flags and parse_options(ctx.tree, flags) else None
     exit_on_error = sure_to_stop(ctx.resolver, table, flags) if stop is not None else None
     if stop is None or exit_on_error is None or stop.kind == "extra" and unknown:
@@ -249,7 +249,7 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
             f"{spelled} from {where} is not what {flag.option} takes, so argparse exits with status 2 " \
             f"(\"error: {stop.why}\")"
     elif stop.kind == "dashdash":
-        rest = " ".join(w.text for w in words[stop.at + 1:] if w.known)
+        rest = next((w.text for w in words[stop.at + 1:] if w.known), "what follows")
         why = f"{rest} after -- from {where} is no argument {script} takes (it defines no positional argument), so " \
             "argparse exits with status 2 (\"error: unrecognized arguments\")"
     elif stop.kind == "extra":

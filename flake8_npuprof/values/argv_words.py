@@ -21,6 +21,7 @@ import re
 from typing import Callable, Iterable, List, NamedTuple, Optional
 
 from .flag_def import FlagDef
+from ..source.text import HOLE
 
 _NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")         # argparse's _negative_number_matcher: a positional, not an option
 # (sys.argv written, or the list itself bound to another name, which may write it: `argv = sys.argv`,
@@ -141,27 +142,27 @@ _ERROR = {None: "expected one argument", "+": "expected at least one argument"}
 _CONVERTS = {"int": int, "float": float}
 
 
-def first_stop(texts: List[Optional[str]], table, abbreviates: Callable[[FlagDef], bool]) -> Optional[Stop]:
+def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) -> Optional[Stop]:
     """Where argparse's parse_args (python 3.9 to 3.13, run: tests/data/argparse_runs.json) stops on a launch's
-    words (texts: None for a word not known here), for a parser of options only (sure_to_stop holds, no positional,
-    no required option, no mutually exclusive group: parse_options says so) with the help option. argparse reads the
-    words in order and stops at the first help or version option (status 0, after printing) or value it cannot take
-    (status 2): "expected one argument", an int or float type= the text is not, a choice not listed; words no option
-    reads it names at the end (status 2). None where a word is not known before any of these, or is read in a way not
-    followed here (an abbreviation, another action, a type= function)."""
+    words (texts, HOLE where the walk does not know them), for a parser of options only (sure_to_stop holds, no
+    positional, no required option, no mutually exclusive group: parse_options says so) with the help option.
+    argparse reads the words in order and stops at the first help or version option (status 0, after printing) or
+    value it cannot take (status 2): "expected one argument", an int or float type= the text is not, a choice not
+    listed; words no option reads it names at the end (status 2). None where a word is not known before any of these
+    (one that begins not known may be several, or none), or is read in a way not followed here (an abbreviation,
+    another action, a type= function)."""
     extras: List[int] = []
     k = 0
     while k < len(texts):
         text = texts[k]
-        if text is None:
+        option, eq, value = text.partition("=")
+        if text.startswith(HOLE) or text.startswith("-") and HOLE in option:
             return None
         if text == "--":                # what follows is positional: none is taken (no positional is defined)
-            rest = texts[k + 1:]
-            if any(t is not None for t in rest):
+            if any(t.replace(HOLE, "") for t in texts[k + 1:]):
                 return Stop(2, k, "dashdash")
             # python 3.9 to 3.13.0 keep `--` as an unrecognized argument; 3.12.7 and 3.13.1 drop the first (gh-53780)
-            return Stop(2, extras[0], "extra") if extras else Stop(None, k, "release")
-        option, eq, value = text.partition("=")
+            return _extra(texts, extras) if extras else Stop(None, k, "release")
         if not _optional(text, table):
             extras.append(k)
             k += 1
@@ -182,7 +183,8 @@ def first_stop(texts: List[Optional[str]], table, abbreviates: Callable[[FlagDef
             return Stop(0, k, "version") if not eq else None
         if action in ("store_true", "store_false"):
             if eq:
-                return Stop(2, k, "value", f"argument {_label(flag)}: ignored explicit argument '{value}'", k + 1)
+                return Stop(2, k, "value", f"argument {_label(flag)}: ignored explicit argument '{value}'", k + 1) \
+                    if HOLE not in value else None
             k += 1
             continue
         if action not in ("store", "append"):
@@ -194,14 +196,14 @@ def first_stop(texts: List[Optional[str]], table, abbreviates: Callable[[FlagDef
         taken = [value] if eq else []
         j = k + 1
         if not eq:
-            while j < len(texts) and texts[j] is not None and texts[j] != "--" and \
-                    not _optional(texts[j] or "", table) and (n not in (None, "?") or not taken) and \
+            while j < len(texts) and not texts[j].startswith(HOLE) and texts[j] != "--" and \
+                    not _optional(texts[j], table) and (n not in (None, "?") or not taken) and \
                     (type(n) is not int or len(taken) < n):
-                taken.append(texts[j] or "")
+                taken.append(texts[j])
                 j += 1
             short = n in ("*", "+") or n is None and not taken or type(n) is int and len(taken) < n
-            if j < len(texts) and texts[j] is None and short:
-                return None             # a word not known here may be a value or an option
+            if j < len(texts) and texts[j].startswith(HOLE) and short:
+                return None             # a word not known here may be values, an option or nothing
         if n is None and len(taken) != 1 or n == "+" and not taken or type(n) is int and len(taken) != n:
             need = _ERROR.get(n) if not isinstance(n, int) else \
                 ("expected 1 argument" if n == 1 else f"expected {n} arguments")
@@ -212,7 +214,13 @@ def first_stop(texts: List[Optional[str]], table, abbreviates: Callable[[FlagDef
         if bad:
             return Stop(2, k, "value", f"argument {_label(flag)}: {bad}", j)
         k = j
-    return Stop(2, extras[0], "extra") if extras else None
+    return _extra(texts, extras) if extras else None
+
+
+def _extra(texts: List[str], extras: List[int]) -> Optional[Stop]:
+    """The stop at the words no option reads (argparse names them all), said by the first known whole."""
+    known = [k for k in extras if HOLE not in texts[k]]
+    return Stop(2, known[0], "extra") if known else None
 
 
 def parse_options(tree: ast.AST, flags: Iterable[FlagDef]) -> bool:
@@ -258,6 +266,8 @@ def _rejected(flag: FlagDef, kw: dict, values: List[str]) -> Optional[str]:
                 not all(isinstance(e, ast.Constant) and type(e.value) in (str, int, float) for e in choices.elts):
             return None
         listed = [getattr(e, "value", None) for e in choices.elts]
+    if any(HOLE in v for v in values) and (kind != "str" or choices is not None):
+        return None
     for v in values:
         out: object = v
         if kind != "str":
