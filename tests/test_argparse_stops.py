@@ -200,11 +200,14 @@ def test_a_profiler_under_no_test_of_the_flags_is_not_reached_either(capsys, tmp
     assert _answer(capsys, tmp_path, *words, text=early)[-1].startswith("usable data: yes")
 
 
-def test_a_parser_not_followed_whole_keeps_the_answer(capsys, tmp_path):
-    # a positional, a required option, add_help=, a mutually exclusive group: not read here (nothing new is said)
+def test_a_parser_not_followed_whole_is_not_said_to_stop_at_help(capsys, tmp_path):
+    # a positional (its values are converted as they come), a required option, add_help= (False: -h is unknown),
+    # fromfile_prefix_chars: not read here, so the stop at -h is not said (the answer is what it was before)
     for old, new in (('"--size", nargs=2', '"size", nargs="?"'), ('"--m", choices', '"--m", required=True, choices'),
-                     ("ArgumentParser()", "ArgumentParser(add_help=False)")):
-        assert _answer(capsys, tmp_path, "--prof", "-h", text=TRAIN.replace(old, new))[-1] == "usable data: yes", new
+                     ("ArgumentParser()", "ArgumentParser(add_help=False)"),
+                     ("ArgumentParser()", "ArgumentParser(fromfile_prefix_chars='@')")):
+        assert not any("-h from run.sh:1" in line for line in _answer(capsys, tmp_path, "--prof", "-h",
+                                                                      text=TRAIN.replace(old, new))), new
 
 
 def test_words_the_walk_does_not_know():

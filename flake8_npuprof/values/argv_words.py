@@ -225,11 +225,12 @@ def _extra(texts: List[str], extras: List[int]) -> Optional[Stop]:
 
 def parse_options(tree: ast.AST, flags: Iterable[FlagDef]) -> bool:
     """Whether first_stop may read a launch's words for the script's parser: each parser keeps its help option (no
-    add_help= given), none of its own flags is positional or required, and no option is in a mutually exclusive
-    group (argparse stops on two of one group where they come)."""
+    add_help= given) and reads no word from a file (no fromfile_prefix_chars=); none of its own flags is positional
+    or required, and none is in a mutually exclusive group (argparse stops on two of one group where they come)."""
     for n in ast.walk(tree):
-        if isinstance(n, ast.Call) and (_name(n.func) in _PARSER and any(k.arg == "add_help" for k in n.keywords) or
-                                        _name(n.func).endswith(".add_mutually_exclusive_group")):
+        name = _name(n.func) if isinstance(n, ast.Call) else ""
+        if name in _PARSER and any(k.arg in ("add_help", "fromfile_prefix_chars") for k in getattr(n, "keywords", ())) \
+                or name.endswith(".add_mutually_exclusive_group"):
             return False
     for f in flags:
         first = f.call.args[0] if f.call.args else None
