@@ -173,10 +173,10 @@ def test_a_word_no_option_takes_stops_the_script(capsys, tmp_path):
 def test_a_closing_double_dash_leaves_it_to_the_python_release(capsys, tmp_path):
     # python 3.9.18-3.13.0 exit 2 ("unrecognized arguments: --"); 3.12.7 and 3.13.1 changed how a first `--` is read
     # (their NEWS: gh-53780, gh-81691; cpython issue 136462 on `--` after an option): the answer was "yes"
-    why = ("whether it runs in this launch is not known: -- from run.sh:1 closes the words: python 3.9.18 to "
-           "3.13.0 exit there with status 2 (\"error: unrecognized arguments: --\"), while 3.12.7 and 3.13.1 changed "
-           "how argparse reads a first -- (gh-53780, not run here): whether the script runs depends on the python "
-           "release")
+    why = ("whether it runs in this launch is not known: -- from run.sh:1 closes the words: python 3.9.18, 3.10.13, "
+           "3.11.7, 3.12.1 and 3.13.0 exit there with status 2 (\"error: unrecognized arguments: --\"), while 3.12.7 "
+           "and 3.13.1 changed how argparse reads a first -- (gh-53780, not run here): whether the script runs depends "
+           "on the python release")
     steps = f"line 8, when args.prof: steps 0-9 into {tmp_path}/prof"
     assert _answer(capsys, tmp_path, "--prof", "--") == [
         f"train.py: torch_npu's profiler: unknown: {steps}; but {why}",

@@ -256,9 +256,9 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
         why = f"{text} from {where} is a value no option of {script} takes (it defines no positional argument), so " \
             f"argparse exits with status 2 (\"error: unrecognized arguments\", naming {text})"
     else:
-        why = f"-- from {where} closes the words: python 3.9.18 to 3.13.0 exit there with status 2 (\"error: " \
-            "unrecognized arguments: --\"), while 3.12.7 and 3.13.1 changed how argparse reads a first -- " \
-            "(gh-53780, not run here): whether the script runs depends on the python release"
+        why = f"-- from {where} closes the words: python 3.9.18, 3.10.13, 3.11.7, 3.12.1 and 3.13.0 exit there " \
+            "with status 2 (\"error: unrecognized arguments: --\"), while 3.12.7 and 3.13.1 changed how argparse " \
+            "reads a first -- (gh-53780, not run here): whether the script runs depends on the python release"
         given.unsure = True
     given.stop = why if stop.status is None else head + why
     given.stop_first = True
