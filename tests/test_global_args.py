@@ -205,11 +205,13 @@ def test_the_iteration_after_an_upcycling_is_not_known(capsys, project):
 
 
 def test_a_start_step_the_run_has_passed_fails_before_the_profiler_is_made(capsys, project):
+    # the line that raises is training.py's (the answer said a bare "line 32", read as pretrain.py's)
     args = [("0" if a == "5" else a) for a in PROFILE]
     out = _emulate(capsys, project, args)
     assert out[-1] == (
         "usable data: no (run.sh:2: fails: core/training.py, which pretrain.py imports: line 36 of training.py, when "
-        "is_profile_enabled(): on rank 0 only: line 32 raises AssertionError before the profiler is made "
+        "is_profile_enabled(): on rank 0 only: line 32 of training.py raises AssertionError before the profiler is "
+        "made "
         "(`args.profile_step_start == args.iteration + 1` is false; `args.profile_step_start > args.iteration + 1` is "
         "false in this launch))")
 

@@ -318,3 +318,17 @@ def test_a_value_outside_the_yaml_choices_stops_the_script(capsys, tmp_path):
                    flags="--need_profiler=2") == [
         f"train.py: MindSpore's profiler is off: {stop}",
         f"usable data: no ({stop.replace('line 8', 'line 8 of train.py', 1)})"]
+
+
+def test_an_option_of_the_script_s_own_parser_stops_the_config_module_s(capsys, tmp_path):
+    # python 3.9.18-3.13.0 ran the module (with pyyaml 6.0.3): train.py's own --device_id (parse_known_args) is no
+    # option of config.py's parse_args, which exits with status 2 ("unrecognized arguments: --device_id=1") when
+    # train.py imports it; the answer gave the YAML's value ("no (... need_profiler: 0 ...)")
+    own = "import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument('--device_id', type=int)\n" \
+        "args, _ = parser.parse_known_args()\n"
+    stop = ("line 9: not run in this launch: argparse stops the script in parse_args: --device_id=1 from run.sh:1 is "
+            "no option model_utils/config.py makes (the keys of default_config.yaml and --config_path), so argparse "
+            "exits with status 2 (\"error: unrecognized arguments\", naming --device_id=1) when train.py imports it")
+    assert _answer(capsys, tmp_path, train=own + DIRECT, flags="--device_id=1") == [
+        f"train.py: MindSpore's profiler is off: {stop}",
+        f"usable data: no ({stop.replace('line 9', 'line 9 of train.py')})"]

@@ -188,8 +188,8 @@ def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
         again, unknown = bind(launch, table, root, abbreviates)
         again.cwd, again.unbound = given.cwd, tuple(w.text for w in unknown)    # type: ignore[attr-defined]
         given = again
-    _stop_on_unrecognized(ctx, table, given, unknown, abbreviates,
-                          f"{rel_path(launch.command.path, root)}:{launch.command.line}")
+    _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates,
+                        f"{rel_path(launch.command.path, root)}:{launch.command.line}")
     ctx.resolver.given = given
     inventory = Inventory(ctx)
     setups, decided, traps = [], [], []
@@ -210,6 +210,61 @@ def _abbreviates(ctx):
         return lambda flag: True
     own = {id(f.call) for f in ctx.resolver.flags}
     return lambda flag: id(flag.call) not in own
+
+
+def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: str) -> None:
+    """Where parse_args surely stops the script on the launch's words (values/argv_words.first_stop, held to python
+    3.9-3.13 by tests/data/argparse_runs.json): why, kept on given for each read of its own flags (given_values); the
+    first stop argparse meets is said, over the flags' own (given.stop_first). A closing `--` leaves it to the python
+    release (given.unsure)."""
+    import ast
+    import os
+    from ..values.argv_words import first_stop, flag_key, parse_options, sure_to_stop
+    words = list(without_redirections(launch.args))
+    flags = ctx.resolver.flags
+    stop = first_stop([w.text for w in words], table, abbreviates) \
+        if words and flags and parse_options(ctx.tree, flags) else None
+    exit_on_error = sure_to_stop(ctx.resolver, table, flags) if stop is not None else None
+    if stop is None or exit_on_error is None or stop.kind == "extra" and unknown:
+        _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where)
+        return
+    value = exit_on_error.value
+    off = exit_on_error.arg and not (isinstance(value, ast.Constant) and value.value is True)
+    if off and stop.status != 0:
+        return _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where)    # (ArgumentError is raised)
+    script = os.path.basename(ctx.filename)
+    text = words[stop.at].text
+    head = "argparse stops the script in parse_args: "
+    if stop.kind == "help":
+        why = f"{text} from {where} asks for its help, so argparse prints it and exits with status 0"
+    elif stop.kind == "version":
+        line = table[text].call.lineno
+        why = f"{text} from {where} is {script}'s version option (line {line}), so argparse prints the version " \
+            "and exits with status 0"
+    elif stop.kind == "value":
+        flag = table[text.partition("=")[0]]
+        spelled = " ".join(w.text for w in words[stop.at:stop.end])
+        why = f"{flag.option} ({flag.action}) takes no value, and {spelled} from {where} gives it one, so argparse " \
+            "exits with status 2" if flag.action in ("store_true", "store_false") else \
+            f"{spelled} from {where} takes a value and is given none, so argparse exits with status 2 " \
+            f"(\"error: {stop.why}\")" if spelled == flag.option else \
+            f"{spelled} from {where} is not what {flag.option} takes, so argparse exits with status 2 " \
+            f"(\"error: {stop.why}\")"
+    elif stop.kind == "dashdash":
+        rest = next((w.text for w in words[stop.at + 1:] if w.known), "what follows")
+        why = f"{rest} after -- from {where} is no argument {script} takes (it defines no positional argument), so " \
+            "argparse exits with status 2 (\"error: unrecognized arguments\")"
+    elif stop.kind == "extra":
+        why = f"{text} from {where} is a value no option of {script} takes (it defines no positional argument), so " \
+            f"argparse exits with status 2 (\"error: unrecognized arguments\", naming {text})"
+    else:
+        why = f"-- from {where} closes the words: python 3.9.18, 3.10.13, 3.11.7, 3.12.1 and 3.13.0 exit there " \
+            "with status 2 (\"error: unrecognized arguments: --\"), while 3.12.7 and 3.13.1 changed how argparse " \
+            "reads a first -- (gh-53780, not run here): whether the script runs depends on the python release"
+        given.unsure = True
+    given.stop = why if stop.status is None else head + why
+    given.stop_first = True
+    given.stop_calls = frozenset(flag_key(f) for f in flags)
 
 
 def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str) -> None:
@@ -299,6 +354,10 @@ def decide(ctx, setup, given: Dict[str, Given]):
     from ..setups.inventory import Mode, guard_text
     from ..setups.state import is_main_guard
     from ..values.ops import Opaque
+    stop = getattr(given, "stop", "")
+    if stop and not getattr(given, "unsure", False) and setup.anchor is not None and after_parse(ctx, setup.anchor):
+        return setup._replace(mode=Mode("off", "not run in this launch: " + stop, skipped=True, stops=True),
+                              conditions=()), [f"the setup does not run: {stop}"], []
     scope = ctx.sites.scope_of.at(setup.anchor, ctx.sites.module)
     # the setup's own `if`s, then those on the way from the entry point to its function (reach.py)
     items = [(g, scope, ctx.pos(setup.anchor)) for g in ctx.sites.guards_of.at(setup.anchor, ())
@@ -371,11 +430,52 @@ def stop_of(ctx, test, scope, pos) -> str:
     return stop
 
 
+def after_parse(ctx, node) -> bool:
+    """Whether node runs only after the script's one parse_args() (of argv: where it stops the script, nothing after
+    it runs): in a statement after it in its block (the module's, its `if __name__ == "__main__":` or a module-level
+    function's), or in a module-level function whose name is read only there."""
+    import ast
+    from ..setups.reach import _main_test
+    tree = ctx.tree
+    if tree is None:
+        return False
+    nodes = list(ast.walk(tree))
+    calls = [n for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
+             n.func.attr == "parse_args" and not n.args and not n.keywords]
+    if len(calls) != 1:
+        return False
+    parents = {id(c): p for p in nodes for c in ast.iter_child_nodes(p)}
+    stmt: ast.AST = calls[0]
+    while not isinstance(stmt, ast.stmt):
+        stmt = parents[id(stmt)]
+    holder = parents.get(id(stmt))
+    up = parents.get(id(holder)) if holder is not None else None
+    if not (holder is tree or up is tree and (isinstance(holder, ast.FunctionDef) or isinstance(
+            holder, ast.If) and _main_test(holder.test) and any(stmt is b for b in holder.body))):
+        return False
+    block = getattr(holder, "body", [])
+    at = next((k for k, b in enumerate(block) if b is stmt), None)
+    if at is None:
+        return False
+    later = block[at + 1:]
+    if any(node is m for b in later for m in ast.walk(b)):
+        return True
+    func = next((f for f in getattr(tree, "body", ()) if isinstance(f, ast.FunctionDef) and f is not holder and
+                 any(node is m for m in ast.walk(f))), None)
+    if func is None:
+        return False
+    reads = [n for n in nodes if isinstance(n, ast.Name) and n.id == func.name]
+    return bool(reads) and all(any(r is m for b in later for m in ast.walk(b)) for r in reads)
+
+
 def false_in_launch(ctx, node) -> str:
     """For a framework's profiler call (emulate/torch_run.py) in a launch's script (ctx.resolver.given set): the
     first `if` on its way, its own then those on the one path from the entry point, that the launch's flags make
     certainly false, said as decide says it; "" when none is. One false test is enough: they all must hold."""
     from ..setups.reach import guard_text
+    given = ctx.resolver.given
+    if getattr(given, "stop", "") and not getattr(given, "unsure", False) and after_parse(ctx, node):
+        return given.stop               # (a profiler not under a test of the flags: the script never reaches it)
     # `if args.prof and args.rank == 1:` is false when one of its terms is: each term is a test of its own
     for g, holds, origin in _decided(ctx, node, terms=True):
         if not holds:
@@ -652,6 +752,8 @@ def unsettled_in_launch(ctx, node) -> str:
     from ..values.ops import Opaque
     if ctx.resolver.given is None:
         return ""
+    if getattr(ctx.resolver.given, "unsure", False) and after_parse(ctx, node):
+        return f"whether it runs in this launch is not known: {ctx.resolver.given.stop}"
     scope = ctx.sites.scope_of.at(node, ctx.sites.module)
     items = [(g, scope, ctx.pos(node)) for g in ctx.sites.guards_of.at(node, ())
              if not isinstance(g.test, ast.Constant)]
@@ -661,6 +763,9 @@ def unsettled_in_launch(ctx, node) -> str:
     for g, sc, pos in [(g._replace(test=t), sc, pos) for g, sc, pos in items for t in _terms(g)]:
         if is_main_guard(g):
             continue
+        if getattr(ctx.resolver.given, "unsure", False) and \
+                any(isinstance(n, ast.Attribute) and n.attr in dests for n in ast.walk(g.test)):
+            return f"whether `{guard_text((g,))[0]}` holds in this launch is not known: {ctx.resolver.given.stop}"
         if not _held(ctx, g.test, dests):
             continue
         why = _unproven(ctx, g.test, dests)

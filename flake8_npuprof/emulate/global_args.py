@@ -211,7 +211,8 @@ def _replay(module: Module, namespace: Namespace, launch, target, environ, ls):
         return None
     holders = {f.name: (f.lineno, f.end_lineno or f.lineno) for f in ctx.tree.body if isinstance(f, ast.FunctionDef)}
     profilers = [_raised_before(p._replace(data=dict(p.data, _holder=next(
-        (name for name, (a, b) in holders.items() if a <= p.line <= b), None))), raised) for p in profilers]
+        (name for name, (a, b) in holders.items() if a <= p.line <= b), None))), raised,
+        os.path.basename(module.path)) for p in profilers]
     profilers = [p._replace(data={k: v for k, v in p.data.items() if k != "_holder"}) for p in profilers]
     profilers = [_ranks(ctx, p, lines) for p in profilers]
     rep = finish(module.path, "torch_npu", profilers, target, cwd, environ is not None)
@@ -418,11 +419,12 @@ def _bound_names(stmt: ast.AST) -> set:
     return {n.id for t in targets if t is not None for n in ast.walk(t) if isinstance(n, ast.Name)}
 
 
-def _raised_before(p, raised):
-    """A profiler whose function raises, at its top level, before the profiler is made: it fails there."""
+def _raised_before(p, raised, name: str):
+    """A profiler whose function raises, at its top level, before the profiler is made: it fails there (line N of
+    the module, name: the answer opens with the line of the launched script that imports it)."""
     for _name, (line, exc, why) in raised.items():
         if _name == p.data.get("_holder") and line < p.line and p.verdict != "off":
-            return p._replace(verdict="fails", why=f"line {line} raises {exc} before the profiler is made"
+            return p._replace(verdict="fails", why=f"line {line} of {name} raises {exc} before the profiler is made"
                               + (f" ({why} in this launch)" if why else ""))
     return p
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable, Iterable, List, Optional
+from typing import Callable, Iterable, List, NamedTuple, Optional
 
 from .flag_def import FlagDef
 from ..source.text import HOLE
@@ -144,6 +144,161 @@ def sure_to_stop(resolver, table, own: Iterable[FlagDef]) -> Optional[ast.keywor
                 return None
             made.update(_name(t) for t in n.targets if call in _PARSER)
     return exit_on_error if parsed <= made else None
+
+
+class Stop(NamedTuple):
+    """Where python's argparse stops reading a launch's words (first_stop): status 0 (help, version), 2 (an error),
+    None where it depends on the python release; at: the word's index; kind: "help", "version", "value" (a value
+    the option does not take: why says argparse's own message), "extra" (a word no option reads: argparse names it
+    after reading them all), "dashdash" (`--` then more words), "release" (a closing `--`)."""
+    status: Optional[int]
+    at: int
+    kind: str
+    why: str = ""
+    end: int = 0                        # the words it reads up to (exclusive), for "value"
+
+
+_ERROR = {None: "expected one argument", "+": "expected at least one argument"}
+_CONVERTS = {"int": int, "float": float}
+
+
+def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) -> Optional[Stop]:
+    """Where argparse's parse_args (python 3.9 to 3.13, run: tests/data/argparse_runs.json) stops on a launch's
+    words (texts, HOLE where the walk does not know them), for a parser of options only (sure_to_stop holds, no
+    positional, no required option, no mutually exclusive group: parse_options says so) with the help option.
+    argparse reads the words in order and stops at the first help or version option (status 0, after printing) or
+    value it cannot take (status 2): "expected one argument", an int or float type= the text is not, a choice not
+    listed; words no option reads it names at the end (status 2). None where a word is not known before any of these
+    (one that begins not known may be several, or none), or is read in a way not followed here (an abbreviation,
+    another action, a type= function)."""
+    extras: List[int] = []
+    k = 0
+    while k < len(texts):
+        text = texts[k]
+        option, eq, value = text.partition("=")
+        if text.startswith(HOLE) or text.startswith("-") and HOLE in option:
+            return None
+        if text == "--":                # what follows is positional: none is taken (no positional is defined)
+            if any(t.replace(HOLE, "") for t in texts[k + 1:]):
+                return Stop(2, k, "dashdash")
+            # python 3.9 to 3.13.0 keep `--` as an unrecognized argument; 3.12.7 and 3.13.1 drop the first (gh-53780)
+            return _extra(texts, extras) if extras else Stop(None, k, "release")
+        if not _optional(text, table):
+            extras.append(k)
+            k += 1
+            continue
+        if text in ("-h", "--help"):
+            return Stop(0, k, "help")
+        flag = table.get(option)
+        if flag is None:
+            if read_as(text, table, abbreviates) or text.startswith("-h") or len(option) > 2 and \
+                    "--help".startswith(option):
+                return None             # an abbreviation (or help's): not followed here
+            extras.append(k)
+            k += 1
+            continue
+        kw = {a.arg: a.value for a in flag.call.keywords}
+        action = flag.action or ("store" if "action" not in kw else "")
+        if action == "version":
+            return Stop(0, k, "version") if not eq else None
+        if action in ("store_true", "store_false"):
+            if eq:
+                return Stop(2, k, "value", f"argument {_label(flag)}: ignored explicit argument '{value}'", k + 1) \
+                    if HOLE not in value else None
+            k += 1
+            continue
+        if action not in ("store", "append"):
+            return None
+        nargs = kw.get("nargs")
+        n = nargs.value if isinstance(nargs, ast.Constant) else (None if nargs is None else "")
+        if n not in (None, "?", "*", "+") and type(n) is not int:
+            return None
+        taken = [value] if eq else []
+        j = k + 1
+        if not eq:
+            while j < len(texts) and not texts[j].startswith(HOLE) and texts[j] != "--" and \
+                    not _optional(texts[j], table) and (n not in (None, "?") or not taken) and \
+                    (type(n) is not int or len(taken) < n):
+                taken.append(texts[j])
+                j += 1
+            short = n in ("*", "+") or n is None and not taken or type(n) is int and len(taken) < n
+            if j < len(texts) and texts[j].startswith(HOLE) and short:
+                return None             # a word not known here may be values, an option or nothing
+        if n is None and len(taken) != 1 or n == "+" and not taken or type(n) is int and len(taken) != n:
+            need = _ERROR.get(n) if not isinstance(n, int) else \
+                ("expected 1 argument" if n == 1 else f"expected {n} arguments")
+            return Stop(2, k, "value", f"argument {_label(flag)}: {need}", j)
+        bad = _rejected(flag, kw, taken)
+        if bad is None:
+            return None
+        if bad:
+            return Stop(2, k, "value", f"argument {_label(flag)}: {bad}", j)
+        k = j
+    return _extra(texts, extras) if extras else None
+
+
+def _extra(texts: List[str], extras: List[int]) -> Optional[Stop]:
+    """The stop at the words no option reads (argparse names them all), said by the first known whole."""
+    known = [k for k in extras if HOLE not in texts[k]]
+    return Stop(2, known[0], "extra") if known else None
+
+
+def parse_options(tree: ast.AST, flags: Iterable[FlagDef]) -> bool:
+    """Whether first_stop may read a launch's words for the script's parser: each parser keeps its help option (no
+    add_help= given) and reads no word from a file (no fromfile_prefix_chars=); none of its own flags is positional
+    or required, and none is in a mutually exclusive group (argparse stops on two of one group where they come)."""
+    for n in ast.walk(tree):
+        name = _name(n.func) if isinstance(n, ast.Call) else ""
+        if name in _PARSER and any(k.arg in ("add_help", "fromfile_prefix_chars") for k in getattr(n, "keywords", ())) \
+                or name.endswith(".add_mutually_exclusive_group"):
+            return False
+    for f in flags:
+        first = f.call.args[0] if f.call.args else None
+        if not (isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value.startswith("-")) or \
+                any(k.arg == "required" and not (isinstance(k.value, ast.Constant) and k.value.value is False)
+                    for k in f.call.keywords):
+            return False
+    return True
+
+
+def _label(flag: FlagDef) -> str:
+    """The option as argparse's messages name it: its option strings joined by `/` (`-s/--size`)."""
+    return "/".join(str(getattr(a, "value", "")) for a in flag.call.args if isinstance(a, ast.Constant))
+
+
+def _optional(text: str, table) -> bool:
+    """Whether argparse reads a word as an option (its _parse_optional), not as a value, for a parser with no option
+    that looks like a negative number."""
+    if len(text) < 2 or text[0] != "-" or text.partition("=")[0] in table:
+        return len(text) > 1 and text[0] == "-"
+    return not _NUMBER.match(text) and " " not in text
+
+
+def _rejected(flag: FlagDef, kw: dict, values: List[str]) -> Optional[str]:
+    """argparse's error on the values given to a store option: its type= (int, float or str, a builtin's name) and
+    its choices= (a list or tuple of constants) checked; "" where it takes them, None where that is not known here."""
+    kind = getattr(flag.type_node, "id", None) if flag.type_node is not None else "str"
+    if kind not in ("str", "int", "float"):
+        return None
+    choices = kw.get("choices")
+    listed = None
+    if choices is not None:
+        if not isinstance(choices, (ast.List, ast.Tuple)) or \
+                not all(isinstance(e, ast.Constant) and type(e.value) in (str, int, float) for e in choices.elts):
+            return None
+        listed = [getattr(e, "value", None) for e in choices.elts]
+    if any(HOLE in v for v in values) and (kind != "str" or choices is not None):
+        return None
+    for v in values:
+        out: object = v
+        if kind != "str":
+            try:
+                out = _CONVERTS[kind](v)
+            except ValueError:
+                return f"invalid {kind} value: '{v}'"
+        if listed is not None and out not in listed:
+            return f"invalid choice: {out!r}"       # (the converted value: `invalid choice: 3` for type=int)
+    return ""
 
 
 def flag_key(flag: FlagDef) -> tuple:

@@ -44,6 +44,8 @@ class Passed(dict):
         self.abbreviated: Dict[str, Given] = {}     # dest -> a word that may be argparse's abbreviation of its option
         self.stop = ""                  # why parse_args stops the script on a word it does not read (argv_words.py)
         self.stop_calls: frozenset = frozenset()    # argv_words.flag_key of the flags that stop holds for
+        self.stop_first = False         # stop is the first argparse meets: it holds over a flag's own
+        self.unsure = False             # whether parse_args stops there depends on the python release (stop says)
 BOOL_TRUE = ("true", "t", "1")
 BOOL_FALSE = ("false", "f", "0")
 ARGPARSE_ERRORS = ("ArgumentTypeError", "TypeError", "ValueError")     # what a type function raises that argparse
@@ -110,7 +112,9 @@ def given_values(flag, given: Dict[str, Given], type_function=None, defined_at: 
     found = _given_values(flag, given, type_function, defined_at, caught)
     stop = getattr(given, "stop", "")
     stopped = stop and flag_key(flag) in getattr(given, "stop_calls", ())
-    if stopped and not any(isinstance(v, U) and v.stops for v in found or ()):
+    if stopped and getattr(given, "unsure", False):
+        return [U(stop, flag.py_type)]
+    if stopped and (getattr(given, "stop_first", False) or not any(isinstance(v, U) and v.stops for v in found or ())):
         return [U(f"argparse stops the script before {flag.option} is read", flag.py_type, stops=stop)]
     g = given.get(flag.dest)
     if found is not None and g is not None and flag.kind == "argparse":

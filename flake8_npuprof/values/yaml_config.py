@@ -426,16 +426,20 @@ def value_in(lookup, module, name: str, key: str, anchor, switch: bool) -> Optio
     if loaded is None or key not in loaded.keys or key in shape.stored or \
             shape.arrays and isinstance(loaded.keys[key].value, str) and is_array(loaded.keys[key].value):
         return None             # (a key extra_operations may set, or an array)
-    from .launch_args import given_values
+    from .launch_args import OPEN, Given, given_values
     from .ops import C, Opaque, S, U
     from ..source.text import StrValue
     k = loaded.keys[key]
     at = f"{rel_path(loaded.path, os.path.dirname(lookup.filename))}:{k.line}"
-    flag = dict(flag_defs(module, shape, loaded))["--" + key]
+    defs = dict(flag_defs(module, shape, loaded))
+    flag = defs["--" + key]
     option = "--" + key
     if given is not None:
         unbound = [w for w in getattr(given, "unbound", ()) if w.startswith("-") and len(w) > 1]
-        stop = _unrecognized(lookup, module, loaded, unbound, given)
+        # and the words the script's own options read (`--device_id=1` of its parse_known_args): the module's
+        # parse_args reads every word (python 3.9-3.13 ran it: "unrecognized arguments: --device_id=1", status 2)
+        own = [g.word.text for d, g in given.items() if d != OPEN and isinstance(g, Given) and g.option not in defs]
+        stop = _unrecognized(lookup, module, loaded, unbound + own, given)
         if stop:
             return [U("argparse stops the script before it is read", type(k.value), stops=stop)]
         unbound = [w for w in unbound if w.startswith("--")]

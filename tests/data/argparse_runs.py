@@ -1,0 +1,95 @@
+"""Runs small argparse parsers on each CPython here (python3.9 to 3.13) and writes what each did with a launch's
+words to argparse_runs.json (the record tests/test_argparse_stops.py holds values/argv_words.first_stop to):
+`python3 tests/data/argparse_runs.py` (each interpreter run as /root/.pyenv/versions/X/bin/python3)."""
+
+import glob
+import json
+import os
+import subprocess
+import sys
+
+# each case: the parser's options ([option strings], {keywords}; "type" names a builtin), exit_on_error, the words
+CASES = [
+    [[], True, ["--xyz", "-h"]],
+    [[], True, ["-h", "--xyz"]],
+    [[], True, ["--prof", "-h"]],
+    [[], True, ["-h"]],
+    [[[["--version"], {"action": "version", "version": "1.0"}]], True, ["--xyz", "--version"]],
+    [[[["--version"], {"action": "version", "version": "1.0"}]], True, ["--version", "--xyz"]],
+    [[], True, ["--prof", "--"]],
+    [[], True, ["--"]],
+    [[], True, ["--prof", "--", "x"]],
+    [[], True, ["--", "--prof"]],
+    [[], True, ["--xyz", "--"]],
+    [[[["--size"], {"nargs": 2}]], True, ["--prof", "--size", "1"]],
+    [[[["--size"], {"nargs": 2}]], True, ["--size", "1", "--prof"]],
+    [[[["--size"], {"nargs": 2}]], True, ["--size=1"]],
+    [[[["--size"], {"nargs": 2}]], True, ["--size", "1", "2", "--prof"]],
+    [[[["--size"], {"nargs": 2}]], True, ["--size", "1", "-h"]],
+    [[[["-s", "--size"], {"nargs": "+"}]], True, ["--size", "--prof"]],
+    [[[["--n"], {"type": "int"}]], True, ["--prof", "--n", "x"]],
+    [[[["--n"], {"type": "int"}]], True, ["--n=x", "-h"]],
+    [[[["--n"], {"type": "int"}]], True, ["-h", "--n=x"]],
+    [[[["--n"], {"type": "int"}]], True, ["--n", "-1", "--prof"]],
+    [[[["--n"], {"type": "float"}]], True, ["--n", "1e-3", "--prof"]],
+    [[[["--n"], {"type": "int"}]], True, ["--n", "1.5"]],
+    [[[["--m"], {"choices": ["a", "b"]}]], True, ["--prof", "--m", "c"]],
+    [[[["--m"], {"choices": ["a", "b"]}]], True, ["--m", "a", "--prof"]],
+    [[[["--m"], {"type": "int", "choices": [1, 2]}]], True, ["--m", "3"]],
+    [[], True, ["--prof", "x"]],
+    [[], True, ["--prof=1", "-h"]],
+    [[], True, ["-h", "--prof=1"]],
+    [[[["--o"], {}]], True, ["--o", "-h"]],
+    [[[["--o"], {}]], True, ["--o"]],
+    [[], True, ["--xyz"]],
+    [[], True, ["--prof", "--xyz"]],
+    [[[["--n"], {"type": "int"}]], False, ["--n", "x"]],
+    [[[["--n"], {"type": "int"}]], False, ["--xyz", "-h"]],
+]
+
+RUN = """
+import argparse, contextlib, io, json, sys
+out = []
+for options, on_error, words in json.loads(sys.argv[1]):
+    parser = argparse.ArgumentParser(prog="train.py", exit_on_error=on_error)
+    parser.add_argument("--prof", action="store_true")
+    for names, kw in options:
+        kw = dict(kw, **({"type": {"int": int, "float": float}[kw["type"]]} if "type" in kw else {}))
+        parser.add_argument(*names, **kw)
+    err, printed = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(printed):
+            parser.parse_args(words)
+        out.append(["runs"])
+    except SystemExit as e:
+        lines = (err.getvalue() or printed.getvalue()).strip().splitlines()
+        out.append([e.code, lines[-1] if e.code else ""])
+    except argparse.ArgumentError as e:
+        out.append(["raises", str(e)])
+print(json.dumps(out))
+"""
+
+
+def run(python: str) -> list:
+    return json.loads(subprocess.run([python, "-c", RUN, json.dumps(CASES)], capture_output=True, text=True,
+                                     check=True).stdout)
+
+
+def pythons() -> dict:
+    """{version: interpreter} of the CPythons 3.9-3.13 here."""
+    out = {}
+    for path in sorted(glob.glob("/root/.pyenv/versions/3.*/bin/python3")):
+        version = path.split("/")[-3]
+        if (3, 9) <= tuple(int(p) for p in version.split(".")[:2]) <= (3, 13):
+            out[version] = path
+    return out
+
+
+if __name__ == "__main__":
+    runs = {v: run(p) for v, p in pythons().items()}
+    record = [{"options": o, "exit_on_error": e, "words": w, "runs": {v: r[k] for v, r in runs.items()}}
+              for k, (o, e, w) in enumerate(CASES)]
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "argparse_runs.json"), "w") as f:
+        json.dump(record, f, indent=1)
+        f.write("\n")
+    sys.exit(0)

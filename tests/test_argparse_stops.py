@@ -1,0 +1,225 @@
+"""Where python's argparse stops a launch's script in parse_args (values/argv_words.first_stop, checks/launch_setup):
+at the first help or version option (status 0, after printing), at a value an option does not take (status 2, with
+argparse's own message), at the words no option reads (status 2); a closing `--` depends on the python release. Held
+to what python 3.9.18, 3.10.13, 3.11.7, 3.12.1 and 3.13.0 did with small parsers (tests/data/argparse_runs.json,
+written by tests/data/argparse_runs.py)."""
+
+import ast
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from flake8_npuprof.cli import main
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RECORD = os.path.join(HERE, "data", "argparse_runs.json")
+
+
+def _record():
+    with open(RECORD) as f:
+        return json.load(f)
+
+
+def _table(options):
+    from flake8_npuprof.values.flag_def import FlagDef
+    table = {}
+    for names, kw in [[["--prof"], {"action": "store_true"}]] + options:
+        kw = dict(kw)
+        if "type" in kw:
+            kw["type"] = ast.Name(kw["type"])
+        call = ast.parse(f"parser.add_argument({', '.join(map(repr, names))}, "
+                         f"{', '.join(f'{k}={v.id if isinstance(v, ast.Name) else repr(v)}' for k, v in kw.items())})"
+                         ).body[0].value
+        flag = FlagDef(names[-1].lstrip("-"), names[-1], "argparse", None, None, True, call, None,
+                       kw.get("action", ""), kw.get("type"))
+        for n in names:
+            table[n] = flag
+    return table
+
+
+def test_the_record_is_what_the_pythons_here_do():
+    sys.path.insert(0, os.path.join(HERE, "data"))
+    try:
+        import argparse_runs
+    finally:
+        sys.path.pop(0)
+    pythons = argparse_runs.pythons()
+    if not pythons:
+        pytest.skip("no CPython 3.9-3.13 under /root/.pyenv here")
+    record = _record()
+    assert [[c["options"], c["exit_on_error"], c["words"]] for c in record] == argparse_runs.CASES
+    for version, python in pythons.items():
+        assert argparse_runs.run(python) == [c["runs"][version] for c in record], version
+
+
+@pytest.mark.parametrize("case", [c for c in _record() if c["exit_on_error"]], ids=lambda c: " ".join(c["words"]))
+def test_first_stop_is_what_python_did(case):
+    from flake8_npuprof.values.argv_words import first_stop
+    runs = case["runs"]
+    assert set(runs) == {"3.9.18", "3.10.13", "3.11.7", "3.12.1", "3.13.0"}
+    ran = {json.dumps(r) for r in runs.values()}
+    assert len(ran) == 1                # the five agree
+    ran = runs["3.13.0"]
+    stop = first_stop(case["words"], _table(case["options"]), lambda flag: True)
+    if ran == ["runs"]:
+        assert stop is None
+    elif ran[0] == 0:
+        assert stop.status == 0 and stop.kind in ("help", "version")
+    elif stop.kind == "release":        # 3.9.18 to 3.13.0 exit; 3.12.7 and 3.13.1 read `--` anew (gh-53780)
+        assert stop.status is None and ran[1].endswith("unrecognized arguments: --")
+    elif stop.kind in ("extra", "dashdash"):
+        assert stop.status == 2 and "unrecognized arguments: " in ran[1]
+        assert ran[1].split("unrecognized arguments: ")[1].split()[0 if stop.kind == "extra" else 1] == \
+            case["words"][stop.at + (stop.kind == "dashdash")]
+    else:
+        assert stop.status == 2 and stop.kind == "value" and ran[1].startswith(f"train.py: error: {stop.why}")
+
+
+TRAIN = """\
+import argparse
+
+import torch_npu
+
+
+def train(args):
+    if args.prof:
+        prof = torch_npu.profiler.profile(
+            activities=[torch_npu.profiler.ProfilerActivity.NPU],
+            on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("./prof"))
+        prof.start()
+        for step in range(10):
+            prof.step()
+        prof.stop()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--prof", action="store_true")
+    parser.add_argument("--size", nargs=2)
+    parser.add_argument("--n", type=int, default=1)
+    parser.add_argument("--m", choices=["a", "b"])
+    parser.add_argument("--version", action="version", version="1.0")
+    args = parser.parse_args()
+    train(args)
+"""
+
+
+def _answer(capsys, tmp_path, *args, text=TRAIN):
+    (tmp_path / "train.py").write_text(text)
+    (tmp_path / "run.sh").write_text('python3 train.py "$@"\n')
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "--cwd", str(tmp_path), "--",
+          "bash", "run.sh"] + list(args))
+    return capsys.readouterr().out.splitlines()[2:]
+
+
+def _off(why):
+    return [f"train.py: torch_npu's profiler is off: line 8: not run in this launch: {why}",
+            f"usable data: no (line 8 of train.py: not run in this launch: {why})"]
+
+
+HELP = "argparse stops the script in parse_args: -h from run.sh:1 asks for its help, so argparse prints it and exits " \
+    "with status 0"
+
+
+@pytest.mark.parametrize("words", [["--xyz", "-h"], ["-h", "--xyz"], ["--prof", "-h"], ["-h"], ["-h", "--prof=1"],
+                                   ["-h", "--n=x"]])
+def test_help_stops_the_script_with_status_0_before_what_follows(capsys, tmp_path, words):
+    # python 3.9-3.13 print the help and exit 0 at -h, the unknown --xyz (reported after all words) never said;
+    # the answer was "argparse exits with status 2" for --xyz, "yes" for `--prof -h`, "no" (the default) for `-h`
+    assert _answer(capsys, tmp_path, *words) == _off(HELP)
+
+
+def test_version_stops_the_script_with_status_0(capsys, tmp_path):
+    why = ("argparse stops the script in parse_args: --version from run.sh:1 is train.py's version option (line 23), "
+           "so argparse prints the version and exits with status 0")
+    off = _off(why)
+    assert _answer(capsys, tmp_path, "--xyz", "--version") == [off[0], off[1].replace("(line 23)",
+                                                                                      "(line 23 of train.py)")]
+
+
+@pytest.mark.parametrize("words, spelled, error", [
+    (["--prof", "--size", "1"], "--size 1", "argument --size: expected 2 arguments"),
+    (["--prof", "--n", "x"], "--n x", "argument --n: invalid int value: 'x'"),
+    (["--prof", "--n=x", "-h"], "--n=x", "argument --n: invalid int value: 'x'"),
+    (["--prof", "--m", "c"], "--m c", "argument --m: invalid choice: 'c'"),
+])
+def test_a_value_an_option_does_not_take_stops_the_script_with_argparse_s_error(capsys, tmp_path, words, spelled,
+                                                                                  error):
+    # it was "yes": the answer read --prof and left the other option's value alone
+    option = error.split()[1][:-1]
+    why = (f"argparse stops the script in parse_args: {spelled} from run.sh:1 is not what {option} takes, so argparse "
+           f"exits with status 2 (\"error: {error}\")")
+    assert _answer(capsys, tmp_path, *words) == _off(why)
+
+
+def test_values_it_takes_leave_the_launch_as_it_was(capsys, tmp_path):
+    assert _answer(capsys, tmp_path, "--prof", "--size", "1", "2", "--n", "-1", "--m", "a") == [
+        "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]
+
+
+def test_a_word_no_option_takes_stops_the_script(capsys, tmp_path):
+    # `--prof x`: x is no option's value, and train.py takes no positional (status 2); it was "yes"
+    assert _answer(capsys, tmp_path, "--prof", "x") == _off(
+        "argparse stops the script in parse_args: x from run.sh:1 is a value no option of train.py takes (it defines "
+        "no positional argument), so argparse exits with status 2 (\"error: unrecognized arguments\", naming x)")
+    assert _answer(capsys, tmp_path, "--prof", "--", "x") == _off(
+        "argparse stops the script in parse_args: x after -- from run.sh:1 is no argument train.py takes (it defines "
+        "no positional argument), so argparse exits with status 2 (\"error: unrecognized arguments\")")
+
+
+def test_a_closing_double_dash_leaves_it_to_the_python_release(capsys, tmp_path):
+    # python 3.9.18-3.13.0 exit 2 ("unrecognized arguments: --"); 3.12.7 and 3.13.1 changed how a first `--` is read
+    # (their NEWS: gh-53780, gh-81691; cpython issue 136462 on `--` after an option): the answer was "yes"
+    why = ("whether it runs in this launch is not known: -- from run.sh:1 closes the words: python 3.9.18, 3.10.13, "
+           "3.11.7, 3.12.1 and 3.13.0 exit there with status 2 (\"error: unrecognized arguments: --\"), while 3.12.7 "
+           "and 3.13.1 changed how argparse reads a first -- (gh-53780, not run here): whether the script runs depends "
+           "on the python release")
+    steps = f"line 8, when args.prof: steps 0-9 into {tmp_path}/prof"
+    assert _answer(capsys, tmp_path, "--prof", "--") == [
+        f"train.py: torch_npu's profiler: unknown: {steps}; but {why}",
+        f"usable data: unknown (run.sh:1: {steps.replace('line 8', 'line 8 of train.py')}; but {why})"]
+
+
+UNGUARDED = TRAIN.replace("    if args.prof:\n", "    if True:\n")
+
+
+@pytest.mark.parametrize("words, why", [
+    (["--xyz"], "argparse stops the script in parse_args: --xyz from run.sh:1 is no option train.py defines, so "
+                "argparse exits with status 2 (\"error: unrecognized arguments\", naming --xyz)"),
+    (["-h"], HELP),
+])
+def test_a_profiler_under_no_test_of_the_flags_is_not_reached_either(capsys, tmp_path, words, why):
+    # train() is called only after parse_args, which stops the script: the answer was "yes" (args17's leftover)
+    assert _answer(capsys, tmp_path, *words, text=UNGUARDED) == _off(why)
+    # ... where train() may be called before it, the answer stays
+    early = UNGUARDED.replace("    parser = argparse.ArgumentParser()\n",
+                              "    train(None)\n    parser = argparse.ArgumentParser()\n")
+    assert _answer(capsys, tmp_path, *words, text=early)[-1].startswith("usable data: yes")
+
+
+def test_a_parser_not_followed_whole_is_not_said_to_stop_at_help(capsys, tmp_path):
+    # a positional (its values are converted as they come), a required option, add_help= (False: -h is unknown),
+    # fromfile_prefix_chars: not read here, so the stop at -h is not said (the answer is what it was before)
+    for old, new in (('"--size", nargs=2', '"size", nargs="?"'), ('"--m", choices', '"--m", required=True, choices'),
+                     ("ArgumentParser()", "ArgumentParser(add_help=False)"),
+                     ("ArgumentParser()", "ArgumentParser(fromfile_prefix_chars='@')")):
+        assert not any("-h from run.sh:1" in line for line in _answer(capsys, tmp_path, "--prof", "-h",
+                                                                      text=TRAIN.replace(old, new))), new
+
+
+def test_words_the_walk_does_not_know():
+    # a word that begins not known may be several words, an option or nothing: nothing after it is said; a value not
+    # known is taken where the option converts nothing (type str, no choices), not where it does
+    from flake8_npuprof.source.text import HOLE
+    from flake8_npuprof.values.argv_words import first_stop
+    table = _table([[["--output"], {}], [["--n"], {"type": "int"}]])
+    said = {" ".join(w): first_stop(w, table, lambda flag: True) for w in (
+        ["--output=/d/" + HOLE, "-h"], ["--output", "/d/" + HOLE, "-h"], [HOLE, "-h"], ["--output", HOLE, "-h"],
+        ["--n=" + HOLE, "-h"], ["--prof", "--", HOLE], ["--prof", "--", "/d/" + HOLE], ["/d/" + HOLE])}
+    assert {w: (s.status, s.kind) if s else None for w, s in said.items()} == {
+        f"--output=/d/{HOLE} -h": (0, "help"), f"--output /d/{HOLE} -h": (0, "help"), f"{HOLE} -h": None,
+        f"--output {HOLE} -h": None, f"--n={HOLE} -h": None, f"--prof -- {HOLE}": (None, "release"),
+        f"--prof -- /d/{HOLE}": (2, "dashdash"), f"/d/{HOLE}": None}
