@@ -1527,7 +1527,7 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
         text = text.replace("\\\n", "  ")
     search = _BY_VALUE_SIGN.search
     at = work = 0
-    lines = []                          # (start, end) of each line searched
+    lines: List[Tuple[int, int]] = []       # (start, end) of each line searched
     exact = False       # (work counted sign by sign only once the lines' squares pass the bound: a line's signs are
     # fewer than its characters, and counting them cost a quarter of this function over p130's settled launchers)
     for start in _lines_by_value(text):     # (a match holds no line break but its head's: it is in its line)
