@@ -1732,6 +1732,9 @@ def test_many_lines_of_heads_inside_values_are_left_to_the_walk():
     assert _heads_by_value("f() { :; }\n" + "\n".join([line] * (fit + 1)) + "\n") is None
     with deadline(2, "256 KiB of lines of heads inside values"):
         assert _heads_by_value("f() { :; }\n" + "\n".join([line] * 264) + "\n") is None
+    # (the lines' squares pass the bound long before their signs do: counted then, and under it)
+    signless = "a=" + "x" * 990 + " $c"
+    assert len(_heads_by_value("f() { :; }\n" + "\n".join([signless] * 300) + "\n")) == 300     # (`a=x $c`)
 
 
 # ---------------------------------------------------------------- review13: launchers the scan settled while their walk

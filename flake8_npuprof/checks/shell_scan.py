@@ -21,7 +21,7 @@ Anything else the walk reads (`cd`, variables, loops, `case`) decides only what 
 from __future__ import annotations
 
 import re
-from typing import Callable, Dict, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from ..shell.state import MAX_COMMANDS
 from ..source import observed
@@ -125,7 +125,14 @@ class Gated:
         self.gate = gate
 
     def search(self, text: str) -> "Optional[re.Match[str]]":
-        return self.pattern.search(text) if self.gate.search(text) else None
+        kept = _gated[0]                    # (JOINED's two share their gate: searched once a text)
+        if kept[0] is not text or kept[1] is not self.gate:
+            kept = _gated[0] = (text, self.gate, self.gate.search(text) is not None)
+        return self.pattern.search(text) if kept[2] else None
+
+
+# (the text last asked, the gate, whether it found something): one slot, swapped whole (the server's threads scan too)
+_gated: List[Tuple[Optional[str], Optional["re.Pattern[str]"], bool]] = [(None, None, False)]
 
 
 # (_PY_OPTIONS' last `-`: after a blank or a `\`-newline, then quotes or `\`)

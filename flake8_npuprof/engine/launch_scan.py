@@ -289,8 +289,8 @@ def _first_computed(text: str, searches) -> Optional[Tuple[int, int, str]]:
     for i, lead, pattern in searches:
         if lead not in text:                # (a search costs ~5 instructions a character)
             continue
-        if pattern is _COMPUTED[1]:         # (its index searched in time that grows with the text: _first_sliced)
-            found = _first_sliced(text)
+        if pattern is _SLICED_INDEX:        # (in time that grows with the text, where an index ends as one can)
+            found = _first_indexed(text, len(text)) if _INDEX_END.search(text) else None
         else:
             m = pattern.search(text)
             found = (m.start(), m.group()) if m else None
@@ -299,6 +299,11 @@ def _first_computed(text: str, searches) -> Optional[Tuple[int, int, str]]:
     return first
 
 
+# (_COMPUTED[1] without an index, searched in C; with one, to its `[`; then what follows the index)
+_SLICED_PLAIN = re.compile(r"\$\{[#!]?(?=(\w+))\1(?:/|:(?:[ \t]*[\w$(]|[ \t]+-)|%(?!%?/)|[\^,~@])")
+_SLICED_INDEX = re.compile(r"\$\{[#!]?(?=(\w+))\1\[")
+_SLICED_REST = re.compile(r"/|:(?:[ \t]*[\w$(]|[ \t]+-)|%(?!%?/)|[\^,~@]")
+_INDEX_END = re.compile(r"\][/:%^,~@]")     # (a `]` and what _SLICED_REST starts with: in every match with an index)
 # (each with its lead; JOINED's `-m` after a head by value searched with its lookbehinds last: shell_scan.HeadLast)
 _COMPUTED_SEARCHES = tuple(zip(map(_lead, _COMPUTED), _COMPUTED[:len(_COMPUTED) - len(JOINED)] + JOINED_SEARCHES))
 # _COMPUTED_SEARCHES whose matches are in a line, each read from the line break before it to the one after it (or the
@@ -307,10 +312,15 @@ _COMPUTED_SEARCHES = tuple(zip(map(_lead, _COMPUTED), _COMPUTED[:len(_COMPUTED) 
 # are searched only in the lines not found clean before (the text's first line always, at the text's start), as a
 # text of those lines (launchers of a project, and of many, share most of their lines: over the 166 texts p130's
 # launchers scan, 45 % of their characters are in lines an earlier text held)
-_IN_LINES = tuple((i, lead, p) for i, (lead, p) in enumerate(_COMPUTED_SEARCHES)
-                  if not isinstance(p, Gated) and p is not _COMPUTED[1] and "\\n" not in p.pattern)
-_ACROSS_LINES = tuple((i, lead, p) for i, (lead, p) in enumerate(_COMPUTED_SEARCHES)
-                      if (i, lead, p) not in _IN_LINES)
+# (_COMPUTED[1] as its two branches, _first_sliced's: a name without an index is in a line, one with an index may run
+# on past it; searched whole, its plain branch cost a third of the searches here, 15M over the 146 texts p130's settled
+# launchers scan)
+_IN_LINES = tuple((i, lead, _SLICED_PLAIN if p is _COMPUTED[1] else p)
+                  for i, (lead, p) in enumerate(_COMPUTED_SEARCHES)
+                  if not isinstance(p, Gated) and "\\n" not in p.pattern)
+_ACROSS_LINES = tuple((i, lead, _SLICED_INDEX if p is _COMPUTED[1] else p)
+                      for i, (lead, p) in enumerate(_COMPUTED_SEARCHES)
+                      if isinstance(p, Gated) or p is _COMPUTED[1] or "\\n" in p.pattern)
 # the lines, but a text's first, of texts where no search of _IN_LINES found anything (kept while the process lives, as
 # _texts is: a line's answer depends on the line alone)
 _clean: Set[str] = set()
@@ -318,10 +328,6 @@ MAX_CLEAN = 50000
 
 
 _MAX_GIVEN = 256        # commands headed by an expansion a text may have (_given_source lexes each one's line)
-# (_COMPUTED[1] without an index, searched in C; with one, to its `[`; then what follows the index)
-_SLICED_PLAIN = re.compile(r"\$\{[#!]?(?=(\w+))\1(?:/|:(?:[ \t]*[\w$(]|[ \t]+-)|%(?!%?/)|[\^,~@])")
-_SLICED_INDEX = re.compile(r"\$\{[#!]?(?=(\w+))\1\[")
-_SLICED_REST = re.compile(r"/|:(?:[ \t]*[\w$(]|[ \t]+-)|%(?!%?/)|[\^,~@]")
 
 
 def _first_sliced(text: str) -> Optional[Tuple[int, str]]:
@@ -330,8 +336,14 @@ def _first_sliced(text: str) -> Optional[Tuple[int, str]]:
     search went to the text's end from each: 0.8 s over 15,000 lines of `${a[`). A name without an index is searched
     as the pattern's other branch (no match of one starts where the other's does)."""
     plain = _SLICED_PLAIN.search(text)
+    indexed = _first_indexed(text, plain.start() if plain else len(text))
+    return indexed if indexed else (plain.start(), plain.group()) if plain else None
+
+
+def _first_indexed(text: str, end: int) -> Optional[Tuple[int, str]]:
+    """(start, text) of the first match of _COMPUTED[1] with an index that starts before `end` (_first_sliced)."""
     close = -1                          # the first `]` at or after the last index looked at (len(text): none)
-    for m in _SLICED_INDEX.finditer(text, 0, plain.start() if plain else len(text)):
+    for m in _SLICED_INDEX.finditer(text, 0, end):
         if close < m.end():
             close = text.find("]", m.end())
             close = len(text) if close < 0 else close
@@ -340,7 +352,7 @@ def _first_sliced(text: str) -> Optional[Tuple[int, str]]:
         rest = _SLICED_REST.match(text, close + 1)
         if rest:
             return m.start(), text[m.start():rest.end()]
-    return (plain.start(), plain.group()) if plain else None
+    return None
 
 
 def starts_no_profiled_script(text: str, path: str) -> bool:
@@ -1515,11 +1527,19 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
         text = text.replace("\\\n", "  ")
     search = _BY_VALUE_SIGN.search
     at = work = 0
-    lines = []                          # (start, end) of each line searched
+    lines: List[Tuple[int, int]] = []       # (start, end) of each line searched
+    exact = False       # (work counted sign by sign only once the lines' squares pass the bound: a line's signs are
+    # fewer than its characters, and counting them cost a quarter of this function over p130's settled launchers)
     for start in _lines_by_value(text):     # (a match holds no line break but its head's: it is in its line)
         end = text.find("\n", start + 1)
         end = len(text) if end < 0 else end
-        work += (end - start) * sum(text.count(c, start, end) for c in _SIGNS)
+        if exact:
+            work += (end - start) * sum(text.count(c, start, end) for c in _SIGNS)
+        else:
+            work += (end - start) ** 2
+            if work > _SIGN_WORK:
+                exact = True
+                work = sum((b - a) * sum(text.count(c, a, b) for c in _SIGNS) for a, b in lines + [(start, end)])
         if work > _SIGN_WORK:
             return None
         lines.append((start, end))
