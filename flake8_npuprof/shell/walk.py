@@ -71,9 +71,56 @@ def _may_set(body: str, names: Tuple[str, ...]) -> bool:
     # (a step outside `((...))` and `let`, which set_unfollowed finds: `$[i++]`, `${a[i++]}`, `b[--i]=1`, `${x:i++:1}`,
     # `[[ i++ -lt 9 ]]` evaluate arithmetic, bash 5.2 ran each in d0 and d2; a nameref, `declare -n r=i`, sets i by r)
     return "unset" in body or re.search(r"\b(?:declare|typeset|local)\s+-\w*n", body) is not None or \
-        re.search(rf"\bfor\s*(?:\(\(\s*)?{name}\b", body) is not None or any(
-            set_unfollowed(body, n) or re.search(rf"(?<![\w$-]){n}(?:\+?=|\+\+|--)|\+\+{n}\b|--{n}\b(?=\s*[])}}:,])",
-                                                 body) for n in names)
+        _for_names(body, name) or any(set_unfollowed(body, n) or _stepped(body, n) for n in names)
+
+
+# What _may_set and _per_round search for a name, without a pattern of their own per name (each was compiled the first
+# time a name was met: about 0.4 M instructions a name): a mention of the name is found, and what the pattern holds
+# around it tested there with fixed patterns (`match` at an offset sees the text before it, as a search does; not
+# compiled at import, as the counted while's)
+_FOR_HEAD = r"\bfor\s*(?:\(\(\s*)?"     # `for NAME`, `for ((NAME`: what comes before the name
+_FREE = r"(?<![\w$-])"                  # not after a word character, `$` or `-`
+_FREE_OF_WORD = r"(?<![\w$])"           # not after a word character or `$`
+_STEP_OP = r"\+?=|\+\+|--"             # `NAME=`, `NAME+=`, `NAME++`, `NAME--`
+_WORD_END = r"\b"                       # (after a name: no word character follows)
+_BEFORE_CLOSE = r"\b(?=\s*[])}:,])"      # `--NAME` before a closing bracket, `:` or `,`
+
+
+def _for_names(body: str, name: str) -> bool:
+    """Whether body has `for NAME`, `for ((NAME` (the search of rf"\\bfor\\s*(?:\\(\\(\\s*)?{name}\\b"): the name
+    begins with a letter or `_`, so where it begins after `for` is where _FOR_HEAD's longest match ends."""
+    if name not in body:
+        return False
+    end = re.compile(_WORD_END)
+    for m in re.finditer(_FOR_HEAD, body):
+        if body.startswith(name, m.end()) and end.match(body, m.end() + len(name)):
+            return True
+    return False
+
+
+def _stepped(body: str, name: str) -> bool:
+    """Whether body sets or steps the name as `NAME=`, `NAME+=`, `NAME++`, `NAME--`, `++NAME`, or `--NAME` before a
+    closing bracket, `:` or `,` (the search of rf"(?<![\\w$-]){name}(?:\\+?=|\\+\\+|--)|\\+\\+{name}\\b|
+    --{name}\\b(?=\\s*[])}}:,])"), at any mention of it."""
+    k = body.find(name)
+    while k >= 0:
+        e = k + len(name)
+        if re.compile(_FREE).match(body, k) and re.compile(_STEP_OP).match(body, e) or k >= 2 and (
+                body.startswith("++", k - 2) and re.compile(_WORD_END).match(body, e) or
+                body.startswith("--", k - 2) and re.compile(_BEFORE_CLOSE).match(body, e)):
+            return True
+        k = body.find(name, k + 1)
+    return False
+
+
+def _mentions(text: str, name: str) -> bool:
+    """Whether text names the variable, not after a word character or `$` (the search of rf"(?<![\\w$]){name}\\b")."""
+    k = text.find(name)
+    while k >= 0:
+        if re.compile(_FREE_OF_WORD).match(text, k) and re.compile(_WORD_END).match(text, k + len(name)):
+            return True
+        k = text.find(name, k + 1)
+    return False
 
 
 def _nameref(text: str) -> bool:
@@ -1049,7 +1096,7 @@ class Walk(Expander, Compounds):
         names = [(n, vals) for n, (s, vals) in block.known.items() if self.vars.get(n) is s]
         # one the body sets after this word: from round 2 the word reads the value the round before left (bash 5.2:
         # `export DEVICE_ID=$((i+OFF)); OFF=4` gave 0, 5, 6)
-        if any(at > a and n not in block.known and re.search(rf"(?<![\w$]){n}\b", text[a:b]) for n, at in block.later):
+        if any(at > a and n not in block.known and _mentions(text[a:b], n) for n, at in block.later):
             return None
         saved = {n: self.vars.get(n) for n, _ in names}
         assumed, out = self._assumed, []
