@@ -20,7 +20,6 @@ from ..source.text import HOLE, Run, SourceText, StrValue
 from ..values.launch_args import Word
 from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
 from .control import Compounds
-from .counted_while import counted_while
 from .expand import Expander
 from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, brace_body,
                     keyword_split, named_loop_count, no_rounds, set_unfollowed, without_redirections)
@@ -1038,6 +1037,7 @@ class Walk(Expander, Compounds):
         but the step sets the counter or what the bound reads. Opens the loop's block; False for any other loop."""
         if self._while_read.get(text, 0) > len(text):
             return False            # (loops nested n deep read the text n times: 5,000 deep in 140 KB took 7.5 s)
+        from .counted_while import counted_while     # (imported where a while loop is met: 1.5 M instructions)
         read: List[int] = []
         found = counted_while(text, words, op, at, read)
         self._while_read[text] = self._while_read.get(text, 0) + sum(read)
