@@ -61,7 +61,8 @@ def _rounds_differ(body: str, names: Tuple[str, ...]) -> bool:
     """Whether the rounds of a counted loop whose body is this may not be alike: the body may set its variable
     (names[0]) or what its bounds read (names[1:]), or has `continue`/`break` (a `continue` may skip the body's way
     back, a `break` the later rounds: bash 5.2 left round 1 in d0/d1)."""
-    return re.search(r"(?<![\w$-])(?:continue|break)\b", body) is not None or _may_set(body, names)
+    return ("continue" in body or "break" in body) and \
+        re.search(r"(?<![\w$-])(?:continue|break)\b", body) is not None or _may_set(body, names)
 
 
 def _may_set(body: str, names: Tuple[str, ...]) -> bool:
@@ -69,7 +70,9 @@ def _may_set(body: str, names: Tuple[str, ...]) -> bool:
     name = names[0]
     # (a step outside `((...))` and `let`, which set_unfollowed finds: `$[i++]`, `${a[i++]}`, `b[--i]=1`, `${x:i++:1}`,
     # `[[ i++ -lt 9 ]]` evaluate arithmetic, bash 5.2 ran each in d0 and d2; a nameref, `declare -n r=i`, sets i by r)
-    return "unset" in body or re.search(r"\b(?:declare|typeset|local)\s+-\w*n", body) is not None or \
+    # (each pattern searched only where the words it holds are there: compiled the first time one is)
+    return "unset" in body or ("declare" in body or "typeset" in body or "local" in body) and \
+        re.search(r"\b(?:declare|typeset|local)\s+-\w*n", body) is not None or \
         _for_names(body, name) or any(set_unfollowed(body, n) or _stepped(body, n) for n in names)
 
 
@@ -1326,7 +1329,7 @@ class Walk(Expander, Compounds):
             return f"{shown} goes to $HOME, which is not known here"
         if target.text == "-":
             return f"{shown} goes back to a directory not followed here"
-        names = [n for n in dict.fromkeys(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9])", raw))
+        names = [n for n in dict.fromkeys(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9])", raw) if "$" in raw else ())
                  if self._value(n) is None or HOLE in (self._value(n) or "")]
         if names:
             unset = [n for n in names if self._value(n) is None and n not in self.loop_vars]
