@@ -877,7 +877,7 @@ class Walk(Expander, Compounds):
         statically kept as a hole (the word eval is given has the whole value as one hole then)."""
         if len(spans) != 1:
             return None
-        m = _EVAL_VARIABLE.fullmatch(text, spans[0][0], spans[0][1])
+        m = re.compile(_EVAL_VARIABLE).fullmatch(text, spans[0][0], spans[0][1])
         return self._value(m.group(1)) if m else None
 
     def _msprof_child(self, words, path: str, line: int, col: int, inline, depth: int, conditional: bool,
@@ -1419,11 +1419,12 @@ class Walk(Expander, Compounds):
 
 
 # what bash would read again in an eval'd text: quoting, expansions, operators, assignments, comments, `~`. A glob
-# (`--profile_rank_ids [0,8]`) is taken as written, as the walk takes it in any command
-_EVAL_SYNTAX = re.compile(r"""["'`$\\;&|<>(){}~#=]""")
+# (`--profile_rank_ids [0,8]`) is taken as written, as the walk takes it in any command (the two patterns are
+# compiled where an eval is first met, not at import)
+_EVAL_SYNTAX = r"""["'`$\\;&|<>(){}~#=]"""
 
 
-_EVAL_VARIABLE = re.compile(r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?')
+_EVAL_VARIABLE = r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?'
 
 
 def _blocked(folder: str) -> bool:
@@ -1450,8 +1451,9 @@ def _evaluated(words: List[Word], value: Optional[str] = None) -> List[Word]:
         return words
     text = value if value is not None else " ".join(w.text for w in rest)
     parts = text.split()
-    if not parts or HOLE in parts[0] or _EVAL_SYNTAX.search(parts[0]) or \
-            any(_EVAL_SYNTAX.search(p.replace("=", "")) for p in parts):
+    syntax = re.compile(_EVAL_SYNTAX)
+    if not parts or HOLE in parts[0] or syntax.search(parts[0]) or \
+            any(syntax.search(p.replace("=", "")) for p in parts):
         return words
     a, b = rest[0].start, rest[-1].end
     return [Word(StrValue(p, [], a, b, origin="shell"), a, b) for p in parts]
