@@ -98,7 +98,7 @@ def _errexit_shebang(path: str) -> bool:
 
 def _errexit_line(first: str) -> bool:
     """`#!/bin/bash -e`: the script runs with set -e from its first line."""
-    return first.startswith("#!") and bool(re.search(r"\s-[a-z]*e", first))
+    return first.startswith("#!") and "-" in first and bool(re.search(r"\s-[a-z]*e", first))
 
 
 def _dropped(words, k: int) -> bool:

@@ -123,7 +123,7 @@ class Compounds(WalkState):
         left, how, right = values[0], raw[1], values[2]
         if how in ("==", "=", "!="):
             # in [[ ]] an unquoted right side is a pattern; a quoted one (or [ ]) is compared as it is
-            same = glob_match(left, right) if double and not re.search(r"['\"\\]", raw[2]) else left == right
+            same = glob_match(left, right) if double and not any(c in raw[2] for c in "'\"\\") else left == right
             if same and right.startswith("-"):
                 self.parsed.append((right, self.current, spans[2][0]))
             return same if how != "!=" else not same

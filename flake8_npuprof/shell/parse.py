@@ -55,12 +55,12 @@ def _loop_count(text: str, words, m) -> int:
         return 0
     rest = [w for w in items[2:] if w not in (";", "do")]
     if len(rest) == 1:
-        seq = re.fullmatch(_SEQ, rest[0])
+        seq = re.fullmatch(_SEQ, rest[0]) if "seq" in rest[0] else None
         if seq:
             lo = int(seq.group(1) or seq.group(3) or 1)
             hi = int(seq.group(2) or seq.group(4))
             return max(0, hi - lo + 1)
-        brace = re.fullmatch(r"\{(\d+)\.\.(\d+)\}", rest[0])
+        brace = re.fullmatch(r"\{(\d+)\.\.(\d+)\}", rest[0]) if ".." in rest[0] else None
         if brace:
             return abs(int(brace.group(2)) - int(brace.group(1))) + 1     # (bash 5.2: {3..1} is 3 2 1)
     if rest and all(re.fullmatch(r"[\w.-]+", w) for w in rest):
@@ -629,6 +629,9 @@ def without_redirections(words):
     for w in words:
         if skip:
             skip = False
+            continue
+        if "<" not in w.text and ">" not in w.text:
+            yield w                     # (most words: neither pattern can match)
             continue
         if re.fullmatch(r"(?:\d*|&)[<>]+&?", w.text):      # `> log`, `2>&1`, `&> log`
             skip = True

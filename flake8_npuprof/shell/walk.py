@@ -20,7 +20,6 @@ from ..source.text import HOLE, Run, SourceText, StrValue
 from ..values.launch_args import Word
 from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
 from .control import Compounds
-from .counted_while import counted_while
 from .expand import Expander
 from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, brace_body,
                     keyword_split, named_loop_count, no_rounds, set_unfollowed, without_redirections)
@@ -62,7 +61,8 @@ def _rounds_differ(body: str, names: Tuple[str, ...]) -> bool:
     """Whether the rounds of a counted loop whose body is this may not be alike: the body may set its variable
     (names[0]) or what its bounds read (names[1:]), or has `continue`/`break` (a `continue` may skip the body's way
     back, a `break` the later rounds: bash 5.2 left round 1 in d0/d1)."""
-    return re.search(r"(?<![\w$-])(?:continue|break)\b", body) is not None or _may_set(body, names)
+    return ("continue" in body or "break" in body) and \
+        re.search(r"(?<![\w$-])(?:continue|break)\b", body) is not None or _may_set(body, names)
 
 
 def _may_set(body: str, names: Tuple[str, ...]) -> bool:
@@ -70,10 +70,59 @@ def _may_set(body: str, names: Tuple[str, ...]) -> bool:
     name = names[0]
     # (a step outside `((...))` and `let`, which set_unfollowed finds: `$[i++]`, `${a[i++]}`, `b[--i]=1`, `${x:i++:1}`,
     # `[[ i++ -lt 9 ]]` evaluate arithmetic, bash 5.2 ran each in d0 and d2; a nameref, `declare -n r=i`, sets i by r)
-    return "unset" in body or re.search(r"\b(?:declare|typeset|local)\s+-\w*n", body) is not None or \
-        re.search(rf"\bfor\s*(?:\(\(\s*)?{name}\b", body) is not None or any(
-            set_unfollowed(body, n) or re.search(rf"(?<![\w$-]){n}(?:\+?=|\+\+|--)|\+\+{n}\b|--{n}\b(?=\s*[])}}:,])",
-                                                 body) for n in names)
+    # (each pattern searched only where the words it holds are there: compiled the first time one is)
+    return "unset" in body or ("declare" in body or "typeset" in body or "local" in body) and \
+        re.search(r"\b(?:declare|typeset|local)\s+-\w*n", body) is not None or \
+        _for_names(body, name) or any(set_unfollowed(body, n) or _stepped(body, n) for n in names)
+
+
+# What _may_set and _per_round search for a name, without a pattern of their own per name (each was compiled the first
+# time a name was met: about 0.4 M instructions a name): a mention of the name is found, and what the pattern holds
+# around it tested there with fixed patterns (`match` at an offset sees the text before it, as a search does; not
+# compiled at import, as the counted while's)
+_FOR_HEAD = r"\bfor\s*(?:\(\(\s*)?"     # `for NAME`, `for ((NAME`: what comes before the name
+_FREE = r"(?<![\w$-])"                  # not after a word character, `$` or `-`
+_FREE_OF_WORD = r"(?<![\w$])"           # not after a word character or `$`
+_STEP_OP = r"\+?=|\+\+|--"             # `NAME=`, `NAME+=`, `NAME++`, `NAME--`
+_WORD_END = r"\b"                       # (after a name: no word character follows)
+_BEFORE_CLOSE = r"\b(?=\s*[])}:,])"      # `--NAME` before a closing bracket, `:` or `,`
+
+
+def _for_names(body: str, name: str) -> bool:
+    """Whether body has `for NAME`, `for ((NAME` (the search of rf"\\bfor\\s*(?:\\(\\(\\s*)?{name}\\b"): the name
+    begins with a letter or `_`, so where it begins after `for` is where _FOR_HEAD's longest match ends."""
+    if name not in body:
+        return False
+    end = re.compile(_WORD_END)
+    for m in re.finditer(_FOR_HEAD, body):
+        if body.startswith(name, m.end()) and end.match(body, m.end() + len(name)):
+            return True
+    return False
+
+
+def _stepped(body: str, name: str) -> bool:
+    """Whether body sets or steps the name as `NAME=`, `NAME+=`, `NAME++`, `NAME--`, `++NAME`, or `--NAME` before a
+    closing bracket, `:` or `,` (the search of rf"(?<![\\w$-]){name}(?:\\+?=|\\+\\+|--)|\\+\\+{name}\\b|
+    --{name}\\b(?=\\s*[])}}:,])"), at any mention of it."""
+    k = body.find(name)
+    while k >= 0:
+        e = k + len(name)
+        if re.compile(_FREE).match(body, k) and re.compile(_STEP_OP).match(body, e) or k >= 2 and (
+                body.startswith("++", k - 2) and re.compile(_WORD_END).match(body, e) or
+                body.startswith("--", k - 2) and re.compile(_BEFORE_CLOSE).match(body, e)):
+            return True
+        k = body.find(name, k + 1)
+    return False
+
+
+def _mentions(text: str, name: str) -> bool:
+    """Whether text names the variable, not after a word character or `$` (the search of rf"(?<![\\w$]){name}\\b")."""
+    k = text.find(name)
+    while k >= 0:
+        if re.compile(_FREE_OF_WORD).match(text, k) and re.compile(_WORD_END).match(text, k + len(name)):
+            return True
+        k = text.find(name, k + 1)
+    return False
 
 
 def _nameref(text: str) -> bool:
@@ -828,7 +877,7 @@ class Walk(Expander, Compounds):
         statically kept as a hole (the word eval is given has the whole value as one hole then)."""
         if len(spans) != 1:
             return None
-        m = _EVAL_VARIABLE.fullmatch(text, spans[0][0], spans[0][1])
+        m = re.compile(_EVAL_VARIABLE).fullmatch(text, spans[0][0], spans[0][1])
         return self._value(m.group(1)) if m else None
 
     def _msprof_child(self, words, path: str, line: int, col: int, inline, depth: int, conditional: bool,
@@ -991,6 +1040,7 @@ class Walk(Expander, Compounds):
         but the step sets the counter or what the bound reads. Opens the loop's block; False for any other loop."""
         if self._while_read.get(text, 0) > len(text):
             return False            # (loops nested n deep read the text n times: 5,000 deep in 140 KB took 7.5 s)
+        from .counted_while import counted_while     # (imported where a while loop is met: 1.5 M instructions)
         read: List[int] = []
         found = counted_while(text, words, op, at, read)
         self._while_read[text] = self._while_read.get(text, 0) + sum(read)
@@ -1049,7 +1099,7 @@ class Walk(Expander, Compounds):
         names = [(n, vals) for n, (s, vals) in block.known.items() if self.vars.get(n) is s]
         # one the body sets after this word: from round 2 the word reads the value the round before left (bash 5.2:
         # `export DEVICE_ID=$((i+OFF)); OFF=4` gave 0, 5, 6)
-        if any(at > a and n not in block.known and re.search(rf"(?<![\w$]){n}\b", text[a:b]) for n, at in block.later):
+        if any(at > a and n not in block.known and _mentions(text[a:b], n) for n, at in block.later):
             return None
         saved = {n: self.vars.get(n) for n, _ in names}
         assumed, out = self._assumed, []
@@ -1279,7 +1329,7 @@ class Walk(Expander, Compounds):
             return f"{shown} goes to $HOME, which is not known here"
         if target.text == "-":
             return f"{shown} goes back to a directory not followed here"
-        names = [n for n in dict.fromkeys(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9])", raw))
+        names = [n for n in dict.fromkeys(re.findall(r"\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9])", raw) if "$" in raw else ())
                  if self._value(n) is None or HOLE in (self._value(n) or "")]
         if names:
             unset = [n for n in names if self._value(n) is None and n not in self.loop_vars]
@@ -1369,11 +1419,12 @@ class Walk(Expander, Compounds):
 
 
 # what bash would read again in an eval'd text: quoting, expansions, operators, assignments, comments, `~`. A glob
-# (`--profile_rank_ids [0,8]`) is taken as written, as the walk takes it in any command
-_EVAL_SYNTAX = re.compile(r"""["'`$\\;&|<>(){}~#=]""")
+# (`--profile_rank_ids [0,8]`) is taken as written, as the walk takes it in any command (the two patterns are
+# compiled where an eval is first met, not at import)
+_EVAL_SYNTAX = r"""["'`$\\;&|<>(){}~#=]"""
 
 
-_EVAL_VARIABLE = re.compile(r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?')
+_EVAL_VARIABLE = r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?'
 
 
 def _blocked(folder: str) -> bool:
@@ -1400,8 +1451,9 @@ def _evaluated(words: List[Word], value: Optional[str] = None) -> List[Word]:
         return words
     text = value if value is not None else " ".join(w.text for w in rest)
     parts = text.split()
-    if not parts or HOLE in parts[0] or _EVAL_SYNTAX.search(parts[0]) or \
-            any(_EVAL_SYNTAX.search(p.replace("=", "")) for p in parts):
+    syntax = re.compile(_EVAL_SYNTAX)
+    if not parts or HOLE in parts[0] or syntax.search(parts[0]) or \
+            any(syntax.search(p.replace("=", "")) for p in parts):
         return words
     a, b = rest[0].start, rest[-1].end
     return [Word(StrValue(p, [], a, b, origin="shell"), a, b) for p in parts]

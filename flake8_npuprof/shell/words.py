@@ -374,7 +374,7 @@ def _command_substitution_end(text: str, k: int) -> int:
             k = comment_end(text, k, n)     # a comment, to the end of its line
             continue
         if (c == "c" or c == "e") and _command_start(text, k):
-            word = re.match(r"(case|esac)(?![\w-])", text[k:k + 5])
+            word = re.match(r"(case|esac)(?![\w-])", text[k:k + 5]) if text.startswith(("case", "esac"), k) else None
             if word:                        # the keyword, where a command starts (`echo use case` is a word)
                 top[1] += 1 if word.group(1) == "case" else -1
                 k += 4

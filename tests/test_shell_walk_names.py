@@ -1,0 +1,36 @@
+"""The walk's searches for a loop's names (shell/walk.py _for_names, _stepped, _mentions) answer as the one pattern
+per name each replaced (a pattern compiled the first time each name was met), on texts made of the pieces those
+patterns turn on: every mention of the name, what may come before it and after it."""
+
+import random
+import re
+
+from flake8_npuprof.shell.walk import _for_names, _mentions, _stepped
+
+NAMES = ("i", "ix", "x1", "_", "RANK_ID", "é1")
+PIECES = ("for", "for ", "for((", "for ((", " ((", "((", "))", " ", "\t", "\n", "$", "${", "}", "-", "--", "+", "++",
+          "+=", "=", "==", ")", "]", ":", ",", ";", "é", "a", "1", "_", "i", "ix", "x1", "RANK_ID", "é1", "do", "done")
+
+
+def _texts(count: int):
+    pick = random.Random(61)
+    for _ in range(count):
+        yield "".join(pick.choice(PIECES) for _ in range(pick.randrange(1, 14)))
+
+
+def test_as_the_patterns_per_name():
+    texts = list(_texts(6000))
+    for name in NAMES:
+        for text in texts:
+            assert _for_names(text, name) == (re.search(rf"\bfor\s*(?:\(\(\s*)?{name}\b", text) is not None), text
+            assert _stepped(text, name) == (re.search(
+                rf"(?<![\w$-]){name}(?:\+?=|\+\+|--)|\+\+{name}\b|--{name}\b(?=\s*[])}}:,])", text) is not None), text
+            assert _mentions(text, name) == (re.search(rf"(?<![\w$]){name}\b", text) is not None), text
+
+
+def test_cases():
+    assert _for_names("for ((i=0; i<8; i++))", "i") and _for_names("for i in 1 2", "i")
+    assert not _for_names("for ix in 1 2", "i") and not _for_names("xfor i in 1", "i")
+    assert _stepped("a; i=1", "i") and _stepped("x=$((++i))", "i") and _stepped("${a[--i]}", "i")
+    assert not _stepped("$i=1", "i") and not _stepped("-i=1", "i") and not _stepped("--i x", "i")
+    assert _mentions("echo $((i + 1))", "i") and not _mentions("echo $i", "i") and not _mentions("echo xi", "i")
