@@ -23,7 +23,8 @@ from .control import Compounds
 from .counted_while import counted_while
 from .expand import Expander
 from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, brace_body,
-                    keyword_split, named_loop_count, no_rounds, set_unfollowed, without_redirections)
+                    keyword_split, named_loop_count, no_rounds, set_by_value, set_unfollowed,
+                    without_redirections)
 from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_COMMANDS, MAX_SOURCED, MAX_WORDS,
                     Command, EnvView, Rounds, Setting, _Block, within)
 from .words import glob_match, integer_value
@@ -71,6 +72,7 @@ def _may_set(body: str, names: Tuple[str, ...]) -> bool:
     # (a step outside `((...))` and `let`, which set_unfollowed finds: `$[i++]`, `${a[i++]}`, `b[--i]=1`, `${x:i++:1}`,
     # `[[ i++ -lt 9 ]]` evaluate arithmetic, bash 5.2 ran each in d0 and d2; a nameref, `declare -n r=i`, sets i by r)
     return "unset" in body or re.search(r"\b(?:declare|typeset|local)\s+-\w*n", body) is not None or \
+        set_by_value(body) or \
         re.search(rf"\bfor\s*(?:\(\(\s*)?{name}\b", body) is not None or any(
             set_unfollowed(body, n) or re.search(rf"(?<![\w$-]){n}(?:\+?=|\+\+|--)|\+\+{n}\b|--{n}\b(?=\s*[])}}:,])",
                                                  body) for n in names)
@@ -666,6 +668,7 @@ class Walk(Expander, Compounds):
         if words[0].text == "eval":
             words = _evaluated(words, self._eval_value(text, spans[k + 1:]))
         head = words[0].text
+        fails = False                   # a command that certainly fails and so stops this shell under set -e
         if head == "mkdir" and self._in_loop and self.rounds is None and len(self.dirs) == 1:
             line = src.position(words[0].start)[0]
             self.may_make.extend((os.path.normpath(os.path.join(self.dirs[0], w.text)).replace(HOLE, "*"), path, line)
@@ -682,8 +685,12 @@ class Walk(Expander, Compounds):
             for b in self._round_open:
                 b.made.clear()
         elif head == "mkdir" and not conditional and len(self.dirs) == 1:
-            self.made_dirs.update(os.path.normpath(os.path.join(self.dirs[0], w.text)) for w in words[1:]
-                                  if w.known and not w.text.startswith("-"))
+            made = [os.path.normpath(os.path.join(self.dirs[0], w.text)) for w in without_redirections(words[1:])
+                    if w.known and not w.text.startswith("-")]
+            self.made_dirs.update(made)
+            # a file where it makes a folder: bash 5.2's `mkdir -p d1` failed ("File exists"), and set -e stopped there
+            fails = self.errexit and self.settled and not self._in_loop and op not in ("&&", "||", "&", "|") and \
+                any(map(_blocked, made))
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
             self._export(text, src, path, spans[k + 1:], head, conditional)
             return False
@@ -821,7 +828,9 @@ class Walk(Expander, Compounds):
                                      self.dirs, ranks, conditional, op == "&", errexit, op == "&&", self.settled,
                                      seq=len(self.commands), lost="" if self.dirs else self.lost, under=self._under,
                                      rounds=self.rounds))
-        return replaced
+        if fails:
+            self._stop_code = "1"
+        return replaced or fails
 
     def _eval_value(self, text: str, spans) -> Optional[str]:
         """The value of eval's one argument `$CMD` (or `"$CMD"`, `${CMD}`) as the walk has it, a part not known
@@ -1032,7 +1041,7 @@ class Walk(Expander, Compounds):
         follow (`((i=5))`, `read i`) but by the loop's step; None otherwise."""
         s = self.vars.get(name)
         if s is None or s.path != path or not re.fullmatch(_INTEGER, s.value) or \
-                set_unfollowed(text[:step[0]] + ";" + text[step[1]:], name):
+                set_unfollowed(text[:step[0]] + ";" + text[step[1]:], name) or set_by_value(text[:step[0]]):
             return None
         lexed = _lexed(text, 0, None)
         for k, (words, op, _) in enumerate(lexed):
