@@ -685,12 +685,12 @@ class Walk(Expander, Compounds):
             for b in self._round_open:
                 b.made.clear()
         elif head == "mkdir" and not conditional and len(self.dirs) == 1:
-            named = [os.path.normpath(os.path.join(self.dirs[0], w.text)) for w in without_redirections(words[1:])
-                     if w.known and not w.text.startswith("-")]
-            self.made_dirs.update(named)
+            to_make = [os.path.normpath(os.path.join(self.dirs[0], w.text)) for w in without_redirections(words[1:])
+                       if w.known and not w.text.startswith("-")]
+            self.made_dirs.update(to_make)
             # a file where it makes a folder: bash 5.2's `mkdir -p d1` failed ("File exists"), and set -e stopped there
             fails = self.errexit and self.settled and not self._in_loop and op not in ("&&", "||", "&", "|") and \
-                any(map(_blocked, named))
+                any(map(_blocked, to_make))
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
             self._export(text, src, path, spans[k + 1:], head, conditional)
             return False
