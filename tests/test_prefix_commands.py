@@ -190,3 +190,21 @@ def test_a_mkdir_where_a_file_is_stops_the_script_under_set_e(tmp_path, mkdir, s
     report = _emulate(tmp_path, "set -e\n" + mkdir + "\npython3 train.py --profiling")
     lines = report["launch"]["lines"]
     assert (lines == ["no launch: none found before the launcher ends at run.sh:5"]) is stops, lines
+
+
+@pytest.mark.parametrize("line, followed", [("env -C sub bash child.sh", False), ("env -i bash child.sh", False),
+                                            ("sudo bash child.sh", False), ("sudo -E bash child.sh", True),
+                                            ("env A=1 bash child.sh", True), ("setsid bash child.sh", True)])
+def test_a_child_script_behind_a_prefix_that_changes_its_environment_or_folder_is_not_walked(tmp_path, line,
+                                                                                            followed):
+    # `env -C sub bash child.sh` runs sub/child.sh (coreutils 9.1: -C before the command); it walked ./child.sh
+    for folder in (tmp_path, tmp_path / "sub"):
+        folder.mkdir(exist_ok=True)
+        (folder / "child.sh").write_text("python3 train.py\n")
+    got = _steps(tmp_path, line)
+    if followed:
+        assert got == [("D/train.py", "D", ["A"] + ALL if "A=1" in line else ALL, "")]
+    else:
+        assert got == [("", got[0][1], got[0][2], f"it runs the shell script child.sh in the environment or folder "
+                        f"`{line.rsplit(' bash', 1)[0]}` at run.sh:4 gives it, which the walk does not follow: "
+                        "emulate child.sh itself")]

@@ -44,6 +44,10 @@ def _child_script(words, path: str, line: int) -> Tuple[Optional["Word"], bool, 
             continue
         base = words[k].text.rsplit("/", 1)[-1]
         if base in PREFIXES and base not in ("mpirun", "mpiexec", "horovodrun", "srun"):
+            grammar = grammar_of(words, k, base)
+            p = read_prefix(words, k, grammar) if grammar is not None else None
+            if p is not None and (p.clears or p.unsets or p.chdir is not None or p.resets or p.login):
+                return None, False, given   # another environment or folder: not followed (launches.py says so)
             k = _after_prefix(words, k, base, given, path, line)
             continue
         shell = base in SHELLS
