@@ -140,7 +140,7 @@ def read_prefix(words, k: int, grammar: dict) -> Prefix:
             if opt in grammar.get("value", ()) and not eq:
                 j += 1
                 value = words[j].text if j < len(words) else ""
-            found.setdefault(opt, value if eq or opt in grammar.get("value", ()) else True)
+            found[opt] = value if eq or opt in grammar.get("value", ()) else True      # (the last one given wins)
             if opt in grammar.get("unsets", ()):
                 unsets.append(value)
             j += 1
@@ -153,14 +153,14 @@ def read_prefix(words, k: int, grammar: dict) -> Prefix:
                     if not value:
                         j += 1
                         value = words[j].text if j < len(words) else ""
-                    found.setdefault(c, value)
+                    found[c] = value
                     if c in grammar.get("unsets", ()):
                         unsets.append(value)
                     break
                 if c not in grammar.get("flag", ()) and c not in grammar.get("nothing", ()) and \
                         c not in grammar.get("clears", ()):
                     return Prefix(len(words), unknown=_refused(name, "-" + c))
-                found.setdefault(c, True)
+                found[c] = True
                 i += 1
             j += 1
         stop = next((o for o in found if o in grammar.get("nothing", ())), None)
