@@ -208,3 +208,20 @@ def test_a_child_script_behind_a_prefix_that_changes_its_environment_or_folder_i
         assert got == [("", got[0][1], got[0][2], f"it runs the shell script child.sh in the environment or folder "
                         f"`{line.rsplit(' bash', 1)[0]}` at run.sh:4 gives it, which the walk does not follow: "
                         "emulate child.sh itself")]
+
+
+@pytest.mark.parametrize("line, mode, work_known", [("sudo python3 train.py", "hole", False),
+                                                     ("env -i python3 train.py", None, True),
+                                                     ("python3 train.py", "true", True)])
+def test_what_ge_reads_of_the_environment_behind_a_prefix(tmp_path, line, mode, work_known):
+    # the caller's environment (here ASCEND_WORK_PATH=/w, PROFILING_MODE=1): gone after `env -i`, sudoers' after sudo
+    from flake8_npuprof.emulate.launcher import launch_env
+    from flake8_npuprof.emulate.runtime import Env
+    from flake8_npuprof.source.text import HOLE
+    (tmp_path / "train.py").write_text(SCRIPT)
+    (tmp_path / "run.sh").write_text(HEAD + line + "\n")
+    w, _ = walk(str(tmp_path / "run.sh"))
+    (la,) = steps(w)
+    env, _ = launch_env(la, Env(mode="1", work_path="/w"), str(tmp_path))
+    assert (env.mode.replace(HOLE, "hole") if env.mode else env.mode, env.work_path_known) == (mode, work_known)
+    assert env.work_path == ("/w" if line == "python3 train.py" else None)

@@ -35,7 +35,7 @@ def launch_env(launch: Launch, base, root: str, environ=None):
     settings = {}
     if launch.cleared or launch.reset:
         # nothing of the caller's reaches the script (`env -i`), or what does is sudoers' choice (sudo without -E)
-        out = base._replace(mode=None, options=None, work_path=None, work_path_known=True)
+        out = base._replace(mode=None, options=None, work_path=None, work_path_known=not launch.reset)
     for name in ("PROFILING_MODE", "PROFILING_OPTIONS", "ASCEND_WORK_PATH"):
         s = env.get(name)
         if s is None and launch.reset:
