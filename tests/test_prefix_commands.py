@@ -155,6 +155,7 @@ def test_sudo_leaves_the_environment_to_sudoers(tmp_path):
 def test_env_c_runs_the_script_of_that_folder(tmp_path):
     report = _emulate(tmp_path, "env -C sub python3 train.py --profiling")
     assert (report["launch"]["script"], report["cwd"]) == ("sub/train.py", str(tmp_path / "sub"))
+    assert report["launch"]["lines"][1] == f"  runs in {tmp_path / 'sub'}: `env -C sub` at run.sh:4 runs it there"
 
 
 # ---------------------------------------------------------------- what the walk cannot count or run past

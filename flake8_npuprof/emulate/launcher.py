@@ -157,6 +157,10 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
         lines.append(f"  {w.copied[cmd.seq]}")
     if cmd.rounds is not None:
         lines.extend(_round_lines(w, cmd, root, bool(launch.script)))
+    elif launch.moved and cmd.cwd:
+        lines.append(f"  runs in {cmd.cwd[0]}: {launch.moved} runs it there" + (
+            "" if cmd.settled else " (from the launcher's own directory, where it is meant to be started; give --cwd "
+            "for another)"))
     elif not cmd.settled and cmd.cwd and (launch.script or launch.unfound):
         if cmd.cwd[0] == w.start:
             lines.append(f"  runs in {cmd.cwd[0]}: the launcher's own directory, where it is meant to be started (it "

@@ -66,6 +66,7 @@ class Launch(NamedTuple):
     cleared: str = ""           # `env -i`, `exec -c`: it holds command.env alone, any other variable is unset
     unset: Tuple[str, ...] = ()     # `env -u X`: these are unset, whatever the caller exports
     reset: str = ""             # sudo without -E: sudoers' (env_reset): a variable not in command.env is not known
+    moved: str = ""             # `env -C DIR`, `sudo -D DIR`: the prefix that runs it in command.cwd
 
 
 # ---------------------------------------------------------------- Python launches
@@ -220,6 +221,7 @@ def _prefixed(cmd: Command, env, words: List[Word], k: int, p: Prefix, done: dic
                                                                for d in cmd.rounds.dirs))
         cmd = cmd._replace(cwd=cwd, rounds=None if os.path.isabs(p.chdir) else rounds,
                            settled=cmd.settled or os.path.isabs(p.chdir))
+        done["moved"] = at
     alters = p.clears or p.resets or p.unsets or p.login or p.chdir is not None
     return cmd, env, at if alters else changed
 
