@@ -235,6 +235,7 @@ def needed_facts():
     needed |= {f"ge_options.{k}" for v in _data("ge_options")["versions"].values() for k in v if k != "tag"}
     needed |= {f"msprof_cli.{k}" for k in _fields(_data("msprof_cli")) if k != "sources"}
     needed |= {f"mindformers.{k}" for k in _fields(_data("mindformers"))}
+    needed |= {f"prefix_commands.{k}" for k in _fields(_data("prefix_commands"))}
     needed |= {f"msprof_parser.{k}" for k in _fields(_data("msprof_parser")) if k != "versions"}
     needed |= {f"msprof_parser.versions.{v}.{k}" for v, table in _data("msprof_parser")["versions"].items()
                for k in table}

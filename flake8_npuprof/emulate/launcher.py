@@ -16,6 +16,7 @@ from ..checks.launch_setup import LaunchSetup, flag_table, prepare
 from ..source.prefilter import PROFILING_WORDS, code_only, profiler_imports_by_name
 from ..shell.launches import Launch, passer
 from ..shell.parse import without_redirections
+from ..shell.state import Setting
 from ..shell.walk import Walk
 from ..source.text import HOLE
 from ..values.launch_args import OPEN
@@ -32,8 +33,18 @@ def launch_env(launch: Launch, base, root: str, environ=None):
     env = launch.command.env
     out, unknown = base, []
     settings = {}
+    if launch.cleared or launch.reset:
+        # nothing of the caller's reaches the script (`env -i`), or what does is sudoers' choice (sudo without -E)
+        out = base._replace(mode=None, options=None, work_path=None, work_path_known=not launch.reset)
     for name in ("PROFILING_MODE", "PROFILING_OPTIONS", "ASCEND_WORK_PATH"):
         s = env.get(name)
+        if s is None and launch.reset:
+            unknown.append(f"{name} reaches the script only if sudoers keeps it: {launch.reset} resets the environment "
+                           "(env_reset, sudo's default; env_keep lists what stays: sudo's manual, sudo not run here)")
+            s = Setting(HOLE, launch.command.path, launch.command.line, 0, "sudo's policy")
+        elif s is None and name in launch.unset:
+            out = out._replace(mode=None) if name == "PROFILING_MODE" else out._replace(options=None) \
+                if name == "PROFILING_OPTIONS" else out._replace(work_path=None, work_path_known=True)
         if s is not None and s.how == "set without export":
             if environ is None:
                 unknown.append(f"{name} is set at {s.where(root)} without export: the script sees it only if "
@@ -90,6 +101,23 @@ def emulate_launch(w: Walk, launch: Launch, target, base, environ=None) -> Tuple
     return ls, results, env
 
 
+def _environment_lines(launch: Launch) -> list:
+    """What a prefix does to the environment the script starts with (`env -i`, `env -u X`, sudo without -E)."""
+    lines = []
+    given = ", ".join(sorted(launch.command.env)) or "no variable"
+    if launch.cleared:
+        lines.append(f"  environment: {launch.cleared} starts it with an empty environment: it gets {given} alone (the "
+                     "launcher's exports and the caller's environment are gone)")
+    if launch.unset:
+        lines.append(f"  environment: {', '.join(launch.unset)} unset for it (`env -u`), whatever the caller exports")
+    if launch.reset:
+        lines.append(f"  environment: {launch.reset} resets it (env_reset, sudo's default without -E): what of the "
+                     "launcher's exports and the caller's environment reaches the script is sudoers' env_keep, not "
+                     "known here (sudo's manual; sudo is not run here)" +
+                     (f"; it gets {given}" if launch.command.env else ""))
+    return [ln.replace(HOLE, "<unknown>") for ln in lines]
+
+
 def _unknown_env(r, why: str):
     """A result that depends on PROFILING_MODE when the launch leaves it unknown: unknown, and why."""
     if r.source in ("script", "adapter default") or r.read_by_ge is False:
@@ -124,10 +152,15 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
     lines = [f"launch: {where} {shown}".replace(HOLE, "<unknown>")]
     if launch.missing:
         lines.append(f"  {'no script' if launch.refused else 'unknown'}: {launch.missing}".replace(HOLE, "<unknown>"))
+    lines.extend(_environment_lines(launch))
     if cmd.seq in w.copied:
         lines.append(f"  {w.copied[cmd.seq]}")
     if cmd.rounds is not None:
         lines.extend(_round_lines(w, cmd, root, bool(launch.script)))
+    elif launch.moved and cmd.cwd:
+        lines.append(f"  runs in {cmd.cwd[0]}: {launch.moved} runs it there" + (
+            "" if cmd.settled else " (from the launcher's own directory, where it is meant to be started; give --cwd "
+            "for another)"))
     elif not cmd.settled and cmd.cwd and (launch.script or launch.unfound):
         if cmd.cwd[0] == w.start:
             lines.append(f"  runs in {cmd.cwd[0]}: the launcher's own directory, where it is meant to be started (it "

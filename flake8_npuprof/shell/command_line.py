@@ -5,15 +5,18 @@ reads the same words for the Python and msprof launches."""
 
 from __future__ import annotations
 
+import functools
+import json
+import os
 import re
-from typing import Dict, MutableMapping, Optional, Tuple
+from typing import Dict, List, MutableMapping, NamedTuple, Optional, Tuple
 
 from ..source.text import HOLE
 from ..values.launch_args import Word
 from .state import _ASSIGN, Setting
 
 PYTHON = re.compile(r"(?:.*/)?python(?:\d(?:\.\d+)?)?$")
-PREFIXES = {"nohup", "exec", "time", "command", "builtin", "stdbuf", "nice", "ionice", "env", "sudo",
+PREFIXES = {"nohup", "exec", "time", "command", "builtin", "stdbuf", "nice", "ionice", "env", "sudo", "setsid",
             "taskset", "numactl", "mpirun", "mpiexec", "horovodrun", "srun", "timeout"}
 SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
 # commands that name a .py file without starting it (`echo "run train.py"`, `cp train.py out/`, `scp train.py h:`)
@@ -41,6 +44,10 @@ def _child_script(words, path: str, line: int) -> Tuple[Optional["Word"], bool, 
             continue
         base = words[k].text.rsplit("/", 1)[-1]
         if base in PREFIXES and base not in ("mpirun", "mpiexec", "horovodrun", "srun"):
+            grammar = grammar_of(words, k, base)
+            p = read_prefix(words, k, grammar) if grammar is not None else None
+            if p is not None and (p.clears or p.unsets or p.chdir is not None or p.resets or p.login):
+                return None, False, given   # another environment or folder: not followed (launches.py says so)
             k = _after_prefix(words, k, base, given, path, line)
             continue
         shell = base in SHELLS
@@ -70,9 +77,129 @@ def _shell_operand(words, k: int) -> int:
     return k
 
 
+class Prefix(NamedTuple):
+    """What a prefix command does with the command it runs, read by its grammar (data/prefix_commands.json)."""
+    at: int                             # the index of that command's word (len(words): none)
+    given: Tuple[Tuple[str, "Word"], ...] = ()     # NAME=VALUE words: its environment (`env A=1`)
+    clears: str = ""                    # the option that starts it with an empty environment (`env -i`, `exec -c`)
+    unsets: Tuple[str, ...] = ()        # the variables it removes (`env -u X`)
+    chdir: Optional[str] = None         # the folder it runs in (`env -C DIR`, `sudo -D DIR`), HOLE where not known
+    split: Optional[str] = None         # the string whose words are the command (`env -S "python3 x.py"`)
+    resets: bool = False                # sudo without -E: the environment is the security policy's
+    login: str = ""                     # sudo -i: the target user's login shell runs it, in that user's home
+    nothing: str = ""                   # the option after which it runs no command (`command -v`, `taskset -p`)
+    unknown: str = ""                   # why the command it runs is not known (an option its grammar lacks)
+    builtins: bool = False              # it runs a shell builtin only (`builtin`)
+
+
+@functools.lru_cache(maxsize=None)
+def _grammars() -> Dict[str, dict]:
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "prefix_commands.json")
+    with open(path, encoding="utf-8") as fh:
+        return {name: g for name, g in json.load(fh).items() if not name.startswith("$")}
+
+
+def grammar_of(words, k: int, base: str) -> Optional[dict]:
+    """The grammar of the prefix command at k, None for one read by _takes_value (mpirun, ...). `time` at the head
+    of a command is bash's keyword (`time -p`); behind another word or as a path it is the program (GNU time)."""
+    if base == "time" and (words[k].text != "time" or any(words[i].text for i in range(k))):
+        base = "/usr/bin/time"
+    return _grammars().get(base)
+
+
+def read_prefix(words, k: int, grammar: dict) -> Prefix:
+    """The prefix command at k read as its program reads its words (getopt_long with a leading '+')."""
+    name, j = words[k].text, k + 1
+    found: Dict[str, object] = {}
+    unsets: List[str] = []
+
+    def first(key: str):
+        return next((found[o] for o in grammar.get(key, ()) if o in found), None)
+
+    longs = [o for key in ("value", "flag", "optional", "nothing") for o in grammar.get(key, ()) if len(o) > 1]
+    while j < len(words):
+        t = words[j].text
+        if t == "--":
+            j += 1
+            break
+        if t == "-" and "-" in grammar.get("clears", ()):
+            found["clears"] = t                                 # `env -`: as -i
+            j += 1
+            break
+        if not t.startswith("-") or t == "-":
+            break
+        if grammar.get("number") and t[1:].isdigit():
+            j += 1                                              # `nice -5`: the niceness
+            continue
+        if t.startswith("--"):
+            opt, eq, value = t[2:].partition("=")
+            full = [o for o in longs if o == opt] or [o for o in longs if o.startswith(opt)]
+            if len(full) != 1:
+                return Prefix(len(words), unknown=_refused(name, t))
+            opt = full[0]
+            if opt in grammar.get("value", ()) and not eq:
+                j += 1
+                value = words[j].text if j < len(words) else ""
+            found[opt] = value if eq or opt in grammar.get("value", ()) else True      # (the last one given wins)
+            if opt in grammar.get("unsets", ()):
+                unsets.append(value)
+            j += 1
+        else:
+            i = 1
+            while i < len(t):
+                c = t[i]
+                if c in grammar.get("value", ()):
+                    value = t[i + 1:]
+                    if not value:
+                        j += 1
+                        value = words[j].text if j < len(words) else ""
+                    found[c] = value
+                    if c in grammar.get("unsets", ()):
+                        unsets.append(value)
+                    break
+                if c not in grammar.get("flag", ()) and c not in grammar.get("nothing", ()) and \
+                        c not in grammar.get("clears", ()):
+                    return Prefix(len(words), unknown=_refused(name, "-" + c))
+                found[c] = True
+                i += 1
+            j += 1
+        stop = next((o for o in found if o in grammar.get("nothing", ())), None)
+        if stop is not None:
+            return Prefix(len(words), nothing=f"{name} {'-' if len(stop) == 1 else '--'}{stop}")
+        if any(o in found for o in grammar.get("splits", ())):
+            break           # (coreutils 9.1 env.c: its words go where the option was, and are read as options first)
+    given = []
+    while grammar.get("assigns") and first("splits") is None and j < len(words):
+        m = _ASSIGN.match(words[j].text)
+        if m is None:
+            break
+        given.append((m.group(1), words[j]))
+        j += 1
+    j += grammar.get("operands", 0) if first("splits") is None else 0
+
+    return Prefix(min(j, len(words)), tuple(given), "-" if found.get("clears") == "-" else
+                  next((("-" if len(o) == 1 else "--") + o for o in grammar.get("clears", ()) if o in found), ""),
+                  tuple(unsets), first("chdir"), first("splits"),
+                  bool(grammar.get("resets")) and first("keeps") is not True,
+                  next((("-" if len(o) == 1 else "--") + o for o in grammar.get("login", ()) if o in found), ""),
+                  builtins=bool(grammar.get("builtins")))
+
+
+def _refused(name: str, option: str) -> str:
+    return f"it runs `{name} {option}`, an option not in {name}'s grammar here (data/prefix_commands.json; or one " \
+        "its getopt finds ambiguous): what it starts is not known here"
+
+
 def _after_prefix(words, k: int, base: str, given: MutableMapping[str, "Setting"], path: str, line: int) -> int:
     """The index of the command word after a prefix command (`nohup`, `taskset -c 0-3`, `env A=b`, `timeout 60`)
-    and its options; `env`'s assignments go to `given`, as set at path:line."""
+    and its options (len(words) when it runs none, or none known); `env`'s assignments go to `given`, as set at
+    path:line."""
+    grammar = grammar_of(words, k, base)
+    if grammar is not None:
+        p = read_prefix(words, k, grammar)
+        for name, w in p.given:
+            given[name] = Setting(w.text[len(name) + 1:], path, line, w.start, "inline")
+        return len(words) if p.nothing or p.unknown or p.split is not None else p.at
     k += 1
     while k < len(words) and (words[k].text.startswith("-") or _ASSIGN.match(words[k].text) or
                               _takes_value(words[k - 1].text) or

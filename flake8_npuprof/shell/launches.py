@@ -16,9 +16,10 @@ import re
 from typing import TYPE_CHECKING, Iterator, List, MutableMapping, NamedTuple, Optional, Sequence, Tuple, cast
 
 from ..source.observed import isfile
-from ..source.text import HOLE
+from ..source.text import HOLE, StrValue
 from ..values.launch_args import Word
-from .command_line import NOT_STARTING, PREFIXES, PYTHON, SHELLS, _SCRIPT_PATH, _after_prefix, _dropped, _shell_operand
+from .command_line import NOT_STARTING, PREFIXES, PYTHON, SHELLS, _SCRIPT_PATH, Prefix, _after_prefix, _dropped, \
+    _shell_operand, grammar_of, read_prefix
 from .state import Command, Setting
 from .walk import Walk
 
@@ -63,6 +64,11 @@ class Launch(NamedTuple):
     found_from: str = ""        # ... unfound, but found when the launcher is started in this folder (its own)
     module: str = ""            # the module `python -m` runs (its file is `script`): sys.path starts at the cwd
     refused: bool = False       # missing because the interpreter refuses its own command line: certainly no script
+    # what a prefix does to the environment the script gets (data/prefix_commands.json), as the prefix at file:line:
+    cleared: str = ""           # `env -i`, `exec -c`: it holds command.env alone, any other variable is unset
+    unset: Tuple[str, ...] = ()     # `env -u X`: these are unset, whatever the caller exports
+    reset: str = ""             # sudo without -E: sudoers' (env_reset): a variable not in command.env is not known
+    moved: str = ""             # `env -C DIR`, `sudo -D DIR`: the prefix that runs it in command.cwd
 
 
 # ---------------------------------------------------------------- Python launches
@@ -109,8 +115,15 @@ def _launch(cmd: Command, start: str) -> Optional[Launch]:
 
 def _launch_of(cmd: Command, start: str = "") -> Optional[Launch]:
     # start: where the walk started the shell (for where a script not found would be: _further_up)
+    done: dict = {}             # what the prefixes do to the script's environment (Launch.cleared, unset, reset)
+    found = _launch_words(cmd, start, done)
+    return found._replace(**done) if found is not None and done else found
+
+
+def _launch_words(cmd: Command, start: str, done: dict) -> Optional[Launch]:
     words = list(cmd.words)
     ranks, wrapper = cmd.ranks, ""
+    changed = ""                # the prefix that changed the environment or the folder (`env -i` at run.sh:4)
     k = 0
     # `env A=b` adds to this command's own layer (a ChainMap writes to its first map only: cmd.env is not changed)
     env = collections.ChainMap({}, cast("MutableMapping[str, Setting]", cmd.env))
@@ -148,6 +161,10 @@ def _launch_of(cmd: Command, start: str = "") -> Optional[Launch]:
             if wrapper:
                 return _unknown(cmd, env, ranks, wrapper, f"it runs the shell script {shown} under {wrapper}, which "
                                 f"is not followed: emulate {shown.rsplit('/', 1)[-1]} itself")
+            if changed:
+                return _unknown(cmd, env, ranks, wrapper, f"it runs the shell script {shown} in the environment or "
+                                f"folder {changed} gives it, which the walk does not follow: emulate "
+                                f"{shown.rsplit('/', 1)[-1]} itself")
             return _unknown(cmd, env, ranks, wrapper, f"it runs the shell script {shown}, which is not read from "
                             f"here ({_not_read(cmd, child)}): emulate {shown.rsplit('/', 1)[-1]} itself")
         if base in PREFIXES:
@@ -155,11 +172,61 @@ def _launch_of(cmd: Command, start: str = "") -> Optional[Launch]:
                 wrapper = base
                 n, _ = _ranks_of(words, k + 1)
                 ranks = _times(ranks, n)
+            grammar = grammar_of(words, k, base)
+            if grammar is not None:
+                p = read_prefix(words, k, grammar)
+                if p.nothing or (p.builtins and p.at < len(words) and words[p.at].text not in BUILTINS):
+                    return None         # `command -v python3`, `taskset -p 3 700`, `builtin python3`: it starts none
+                if p.unknown:
+                    return _unknown(cmd, env, ranks, wrapper, p.unknown)
+                cmd, env, changed = _prefixed(cmd, env, words, k, p, done, changed)
+                if p.split is not None:
+                    if any(c in p.split for c in "\\'\"$#" + HOLE):
+                        return _unknown(cmd, env, ranks, wrapper, f"it runs `{w} -S`, whose string env splits with "
+                                        "its own quoting and expansions, which are not read here")
+                    # env reads the string's words where the option was, its options first (`env -S '-i python3'`)
+                    w0 = words[k]
+                    words[k + 1:p.at] = [Word(StrValue(part, [], w0.start, w0.end, origin="shell"), w0.start, w0.end)
+                                         for part in p.split.split()]
+                    continue
+                k = p.at
+                continue
             # options of the prefix and `env A=b`: skip until the next command word
             k = _after_prefix(words, k, base, env, cmd.path, cmd.line)
             continue
         return None
     return None
+
+
+def _prefixed(cmd: Command, env, words: List[Word], k: int, p: Prefix, done: dict, changed: str):
+    """The command and environment after a prefix: `env -i`/`exec -c` empty it, `env -u X` removes X, sudo without -E
+    leaves sudoers' (env_reset, by default: sudo's manual), then its NAME=VALUE words; `env -C DIR`/`sudo -D DIR` run
+    it in DIR, `sudo -i` in the target user's home. changed: the prefix that did any of this, as it is written."""
+    at = f"`{' '.join(w.text for w in words[k:p.at])}` at {os.path.basename(cmd.path)}:{cmd.line}".replace(
+        HOLE, "<unknown>")
+    if p.clears or p.resets:
+        env = collections.ChainMap({})
+        done.pop("unset", None)
+        done["cleared" if p.clears else "reset"] = at
+    if p.unsets:
+        env = collections.ChainMap({n: s for n, s in env.items() if n not in p.unsets})
+        done["unset"] = tuple(sorted(set(done.get("unset", ())) | set(p.unsets)))
+    for name, w in p.given:
+        env[name] = Setting(w.text[len(name) + 1:], cmd.path, cmd.line, w.start, "inline")
+    if p.login:
+        cmd = cmd._replace(cwd=(), rounds=None, lost=f"{at}: the target user's login shell runs it in that user's home "
+                           "folder (sudo's manual), not known here")
+    elif p.chdir is not None and (HOLE in p.chdir or not p.chdir):
+        cmd = cmd._replace(cwd=(), rounds=None, lost=f"{at}: a folder not known statically")
+    elif p.chdir is not None:
+        cwd = tuple(dict.fromkeys(os.path.normpath(os.path.join(d, os.path.expanduser(p.chdir))) for d in cmd.cwd))
+        rounds = cmd.rounds and cmd.rounds._replace(dirs=tuple(os.path.normpath(os.path.join(d, p.chdir))
+                                                               for d in cmd.rounds.dirs))
+        cmd = cmd._replace(cwd=cwd, rounds=None if os.path.isabs(p.chdir) else rounds,
+                           settled=cmd.settled or os.path.isabs(p.chdir))
+        done["moved"] = at
+    alters = p.clears or p.resets or p.unsets or p.login or p.chdir is not None
+    return cmd, env, at if alters else changed
 
 
 def _under_msprof(cmd: Command, words: List[Word], k: int, env: MutableMapping[str, Setting], ranks: int,

@@ -135,6 +135,22 @@ _UNFOLLOWED = (r"(?:\blet\b[^\n;]*|\(\([^)]*)(?:(?<![\w$])NAME\s*(?:[-+*/%]?=(?!
                r"\b(?:read|readarray|mapfile)\b[^\n;|&]*(?<![\w${])NAME\b|\bprintf\s+-v\s*NAME\b")
 
 
+# a command that sets a parameter whose name an expansion gives (`printf -v "$n" ...`, `let "$n+=1"`, `(( $n++ ))`,
+# `declare "$n=7"`, `read "$n"`): bash 5.2 set the loop's counter i through n=i in each
+_BY_VALUE = re.compile(r"\bprintf\s+-v\s*[\"']?\$|"
+                       r"(?:\blet\b[^\n;]*|\(\([^)]*)"
+                       r"(?:\$\{?\w+\}?[\"']?\s*(?:[-+*/%]?=(?!=)|\+\+|--)|(?:\+\+|--)\s*\$)|"
+                       r"\b(?:declare|typeset|local|export|readonly)\s+(?:-\w+\s+)*[\"']?\$|"
+                       r"\b(?:read|readarray|mapfile)\b[^\n;|&]*\s[\"']?\$")
+
+
+def set_by_value(text: str) -> bool:
+    """Whether the text may set a parameter named by a value (_BY_VALUE): which one is not known here."""
+    return ("printf" in text or "let" in text or "((" in text or "read" in text or "mapfile" in text or
+            "declare" in text or "typeset" in text or "local" in text or "export" in text) and \
+        _BY_VALUE.search(text) is not None
+
+
 def _may_set_at(text: str, k: int, e: int) -> bool:
     """Whether a match of _UNFOLLOWED can hold the name at text[k:e] (a condition each of its matches meets there)."""
     stretch = max(text.rfind(c, 0, k) for c in "\n;|&") + 1

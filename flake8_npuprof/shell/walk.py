@@ -22,7 +22,8 @@ from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _e
 from .control import Compounds
 from .expand import Expander
 from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, brace_body,
-                    keyword_split, named_loop_count, no_rounds, set_unfollowed, without_redirections)
+                    keyword_split, named_loop_count, no_rounds, set_by_value, set_unfollowed,
+                    without_redirections)
 from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_COMMANDS, MAX_SOURCED, MAX_WORDS,
                     Command, EnvView, Rounds, Setting, _Block, within)
 from .words import glob_match, integer_value
@@ -73,7 +74,8 @@ def _may_set(body: str, names: Tuple[str, ...]) -> bool:
     # (each pattern searched only where the words it holds are there: compiled the first time one is)
     return "unset" in body or ("declare" in body or "typeset" in body or "local" in body) and \
         re.search(r"\b(?:declare|typeset|local)\s+-\w*n", body) is not None or \
-        _for_names(body, name) or any(set_unfollowed(body, n) or _stepped(body, n) for n in names)
+        set_by_value(body) or _for_names(body, name) or \
+        any(set_unfollowed(body, n) or _stepped(body, n) for n in names)
 
 
 # What _may_set and _per_round search for a name, without a pattern of their own per name (each was compiled the first
@@ -715,6 +717,7 @@ class Walk(Expander, Compounds):
         if words[0].text == "eval":
             words = _evaluated(words, self._eval_value(text, spans[k + 1:]))
         head = words[0].text
+        fails = False                   # a command that certainly fails and so stops this shell under set -e
         if head == "mkdir" and self._in_loop and self.rounds is None and len(self.dirs) == 1:
             line = src.position(words[0].start)[0]
             self.may_make.extend((os.path.normpath(os.path.join(self.dirs[0], w.text)).replace(HOLE, "*"), path, line)
@@ -731,8 +734,12 @@ class Walk(Expander, Compounds):
             for b in self._round_open:
                 b.made.clear()
         elif head == "mkdir" and not conditional and len(self.dirs) == 1:
-            self.made_dirs.update(os.path.normpath(os.path.join(self.dirs[0], w.text)) for w in words[1:]
-                                  if w.known and not w.text.startswith("-"))
+            to_make = [os.path.normpath(os.path.join(self.dirs[0], w.text)) for w in without_redirections(words[1:])
+                       if w.known and not w.text.startswith("-")]
+            self.made_dirs.update(to_make)
+            # a file where it makes a folder: bash 5.2's `mkdir -p d1` failed ("File exists"), and set -e stopped there
+            fails = self.errexit and self.settled and not self._in_loop and op not in ("&&", "||", "&", "|") and \
+                any(map(_blocked, to_make))
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
             self._export(text, src, path, spans[k + 1:], head, conditional)
             return False
@@ -870,7 +877,9 @@ class Walk(Expander, Compounds):
                                      self.dirs, ranks, conditional, op == "&", errexit, op == "&&", self.settled,
                                      seq=len(self.commands), lost="" if self.dirs else self.lost, under=self._under,
                                      rounds=self.rounds))
-        return replaced
+        if fails:
+            self._stop_code = "1"
+        return replaced or fails
 
     def _eval_value(self, text: str, spans) -> Optional[str]:
         """The value of eval's one argument `$CMD` (or `"$CMD"`, `${CMD}`) as the walk has it, a part not known
@@ -1082,7 +1091,7 @@ class Walk(Expander, Compounds):
         follow (`((i=5))`, `read i`) but by the loop's step; None otherwise."""
         s = self.vars.get(name)
         if s is None or s.path != path or not re.fullmatch(_INTEGER, s.value) or \
-                set_unfollowed(text[:step[0]] + ";" + text[step[1]:], name):
+                set_unfollowed(text[:step[0]] + ";" + text[step[1]:], name) or set_by_value(text[:step[0]]):
             return None
         lexed = _lexed(text, 0, None)
         for k, (words, op, _) in enumerate(lexed):

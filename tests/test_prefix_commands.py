@@ -1,0 +1,228 @@
+"""Prefix commands read by their programs' option grammars (data/prefix_commands.json): what launches behind them,
+with which environment and in which folder. Each case held to the program run here (bash 5.2, GNU coreutils 9.1
+env/timeout/nice/stdbuf, util-linux setsid/taskset/ionice, GNU time) or, for sudo and numactl (not installed here),
+to their manual and code."""
+
+import pytest
+
+from flake8_npuprof.cli import main
+from flake8_npuprof.emulate.script import emulate_path
+from flake8_npuprof.knowledge.targets import Target
+from flake8_npuprof.shell.launches import steps, walk
+
+T = Target.parse("8.0", "910B")
+SCRIPT = "import argparse\np = argparse.ArgumentParser()\np.add_argument('--profiling', default=False)\n" \
+         "args = p.parse_args()\n"
+TRAIN = ("import argparse\nimport tensorflow as tf\nfrom npu_bridge.npu_init import *\n"
+         "parser = argparse.ArgumentParser()\nparser.add_argument('--profiling', action='store_true')\n"
+         "args = parser.parse_args()\nconfig = tf.ConfigProto()\n"
+         "with tf.Session(config=config) as sess:\n    sess.run(x)\n")
+HEAD = '#!/bin/bash\ncd "$(dirname "$0")"\nexport RANK_ID=0 DEVICE_ID=0 PROFILING_MODE=true\n'
+
+
+def _steps(tmp_path, line):
+    for name in ("train.py", "sub/train.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(SCRIPT)
+    (tmp_path / "run.sh").write_text(HEAD + line + "\n")
+    w, _ = walk(str(tmp_path / "run.sh"))
+    return [(la.script.replace(str(tmp_path), "D"), la.command.cwd[0].replace(str(tmp_path), "D")
+             if la.command.cwd else "", sorted(la.command.env), la.missing.replace(str(tmp_path), "D"))
+            for la in steps(w)]
+
+
+ALL = ["DEVICE_ID", "PROFILING_MODE", "RANK_ID"]
+
+
+@pytest.mark.parametrize("line, script, cwd, env", [
+    # GNU env: -u NAME takes a value (it said X was the command: no launch), -i empties the environment, -C runs
+    # the command in DIR (`env -C /tmp pwd` prints /tmp), -S splits its string into the command's words
+    ("env -u X python3 train.py", "D/train.py", "D", ALL),
+    ("env -u RANK_ID python3 train.py", "D/train.py", "D", ["DEVICE_ID", "PROFILING_MODE"]),
+    ("env --unset=RANK_ID -uDEVICE_ID python3 train.py", "D/train.py", "D", ["PROFILING_MODE"]),
+    ("env -i A=1 python3 train.py", "D/train.py", "D", ["A"]),
+    ("env - A=1 python3 train.py", "D/train.py", "D", ["A"]),
+    ("env -C sub python3 train.py", "D/sub/train.py", "D/sub", ALL),
+    ("env --chdir=sub python3 train.py", "D/sub/train.py", "D/sub", ALL),
+    ("env -- python3 train.py", "D/train.py", "D", ALL),
+    ("env -S 'python3 train.py'", "D/train.py", "D", ALL),
+    # coreutils 9.1 env.c: the string's words go where -S was and are read as env's options first
+    ("env -S '-C sub A=1 python3 train.py' --profiling", "D/sub/train.py", "D/sub", ["A"] + ALL),
+    # sudo's manual: the policy's environment (env_reset) unless -E; -u USER takes a value (it said root was run)
+    ("sudo -u root python3 train.py", "D/train.py", "D", []),
+    ("sudo -E python3 train.py", "D/train.py", "D", ALL),
+    ("sudo env X=1 python3 train.py", "D/train.py", "D", ["X"]),
+    ("sudo -D sub python3 train.py", "D/sub/train.py", "D/sub", []),
+    # bash's `time -p` and GNU time's `-v -o FILE` (it said -p, f were the command)
+    ("time -p python3 train.py", "D/train.py", "D", ALL),
+    ("/usr/bin/time -v -o f python3 train.py", "D/train.py", "D", ALL),
+    ("setsid python3 train.py", "D/train.py", "D", ALL),
+    ("setsid -w python3 train.py", "D/train.py", "D", ALL),
+    ("stdbuf -o L python3 train.py", "D/train.py", "D", ALL),
+    ("taskset --cpu-list 0-3 python3 train.py", "D/train.py", "D", ALL),
+    ("taskset -ac 0-3 python3 train.py", "D/train.py", "D", ALL),
+    ("exec -a name python3 train.py", "D/train.py", "D", ALL),
+    ("exec -c python3 train.py", "D/train.py", "D", []),
+    ("command -p python3 train.py", "D/train.py", "D", ALL),
+    # read as before
+    ("nohup python3 train.py", "D/train.py", "D", ALL),
+    ("timeout 10 python3 train.py", "D/train.py", "D", ALL),
+    ("timeout -s KILL 10 python3 train.py", "D/train.py", "D", ALL),
+    ("nice -n 5 python3 train.py", "D/train.py", "D", ALL),
+    ("nice -5 python3 train.py", "D/train.py", "D", ALL),
+    ("stdbuf -oL python3 train.py", "D/train.py", "D", ALL),
+    ("taskset -c 0-3 python3 train.py", "D/train.py", "D", ALL),
+    ("numactl --cpunodebind=0 --membind=0 python3 train.py", "D/train.py", "D", ALL),
+    ("numactl -N 0 -m 0 python3 train.py", "D/train.py", "D", ALL),
+])
+def test_the_command_behind_a_prefix_its_environment_and_folder(tmp_path, line, script, cwd, env):
+    assert _steps(tmp_path, line) == [(script, cwd, env, "")]
+
+
+@pytest.mark.parametrize("line", [
+    "command -v python3 train.py",          # bash 5.2: prints python3's path, runs nothing
+    "command -V python3 train.py",
+    "builtin python3 train.py",             # bash 5.2: "not a shell builtin", status 1
+    "taskset -p 3 700 python3 train.py",    # acts on the running process 700
+    "env --help python3 train.py",
+])
+def test_a_prefix_that_runs_nothing_starts_no_script(tmp_path, line):
+    assert _steps(tmp_path, line) == []
+
+
+@pytest.mark.parametrize("line, missing", [
+    # an option env refuses (`env --ign true`: ambiguous, status 125) or sudo's manual does not list
+    ("env --ign python3 train.py", "it runs `env --ign`, an option not in env's grammar here (data/prefix_commands"
+                                   ".json; or one its getopt finds ambiguous): what it starts is not known here"),
+    ("env -C $D python3 train.py", "cannot find train.py: the directory the launcher runs it in is not known here "
+                                   "(`env -C <unknown>` at run.sh:4: a folder not known statically)"),
+    ("sudo -i python3 train.py", "cannot find train.py: the directory the launcher runs it in is not known here "
+                                 "(`sudo -i` at run.sh:4: the target user's login shell runs it in that user's home "
+                                 "folder (sudo's manual), not known here)"),
+    ("env -S 'python3 \"$X\"'", "it runs `env -S`, whose string env splits with its own quoting and expansions, which "
+                                "are not read here"),
+    ("env -C sub bash child.sh", "it runs the shell script child.sh in the environment or folder `env -C sub` at "
+                                 "run.sh:4 gives it, which the walk does not follow: emulate child.sh itself"),
+])
+def test_what_a_prefix_makes_unknown_is_said(tmp_path, line, missing):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "child.sh").write_text("python3 train.py\n")
+    ((_, _, _, got),) = _steps(tmp_path, line)
+    assert got == missing
+
+
+def _emulate(tmp_path, line):
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "sub").mkdir(exist_ok=True)
+    (tmp_path / "sub" / "train.py").write_text(TRAIN)
+    (tmp_path / "run.sh").write_text(HEAD + line + "\n")
+    return emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+
+
+def test_env_i_leaves_the_script_no_profiling_mode(tmp_path):
+    # it said "PROFILING_MODE=true (export at run.sh:3)" and an unknown verdict over PROFILING_MODE=true
+    report = _emulate(tmp_path, "env -i A=1 python3 train.py --profiling")
+    assert report["launch"]["lines"][:2] == [
+        "launch: run.sh:4 env -i A=1 python3 train.py --profiling",
+        "  environment: `env -i A=1` at run.sh:4 starts it with an empty environment: it gets A alone (the "
+        "launcher's exports and the caller's environment are gone)"]
+    assert report["usable"] is False and report["results"] == []
+
+
+def test_env_u_unsets_what_the_caller_exports(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("PROFILING_MODE", "true")
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "run.sh").write_text("#!/bin/bash\nenv -u PROFILING_MODE python3 train.py\n")
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--env", "--cwd", str(tmp_path), "--", "bash", "run.sh"])
+    out = capsys.readouterr().out
+    assert "  environment: PROFILING_MODE unset for it (`env -u`), whatever the caller exports\n" in out
+    assert "usable data: no" in out and "UNKNOWN" not in out
+
+
+def test_sudo_leaves_the_environment_to_sudoers(tmp_path):
+    # it said PROFILING_MODE=true reached the script
+    report = _emulate(tmp_path, "sudo -u root python3 train.py --profiling")
+    assert report["launch"]["lines"][1] == (
+        "  environment: `sudo -u root` at run.sh:4 resets it (env_reset, sudo's default without -E): what of the "
+        "launcher's exports and the caller's environment reaches the script is sudoers' env_keep, not known here "
+        "(sudo's manual; sudo is not run here)")
+    (r,) = report["results"]
+    assert r.verdict == "unknown" and r.messages[0].text == (
+        "PROFILING_MODE reaches the script only if sudoers keeps it: `sudo -u root` at run.sh:4 resets the "
+        "environment (env_reset, sudo's default; env_keep lists what stays: sudo's manual, sudo not run here)")
+
+
+def test_env_c_runs_the_script_of_that_folder(tmp_path):
+    report = _emulate(tmp_path, "env -C sub python3 train.py --profiling")
+    assert (report["launch"]["script"], report["cwd"]) == ("sub/train.py", str(tmp_path / "sub"))
+    assert report["launch"]["lines"][1] == f"  runs in {tmp_path / 'sub'}: `env -C sub` at run.sh:4 runs it there"
+
+
+# ---------------------------------------------------------------- what the walk cannot count or run past
+
+@pytest.mark.parametrize("step", ['printf -v "$n" %d 7', "printf -v $n %d 7", 'let "$n+=1"', "let $n++",
+                                  "(( $n += 1 ))", 'declare "$n=7"'])
+@pytest.mark.parametrize("loop, end", [("i=0\nwhile [ $i -lt 4 ]; do\n", "  i=$((i+1))\ndone\n"),
+                                       ("for ((i=0;i<4;i++)); do\n", "done\n")])
+def test_a_counter_set_through_a_name_given_by_a_value_is_not_counted(tmp_path, step, loop, end):
+    # bash 5.2 (n=i): printf -v and declare leave one round, let and (( )) two; the walk said 4 ranks
+    (tmp_path / "train.py").write_text(SCRIPT)
+    (tmp_path / "run.sh").write_text("n=i\n" + loop + "  python3 train.py &\n  " + step + "\n" + end + "wait\n")
+    w, _ = walk(str(tmp_path / "run.sh"))
+    ((la),) = steps(w)
+    assert la.ranks != 4 and (la.ranks == 0 or la.command.conditional)
+
+
+def test_a_counter_started_through_a_name_given_by_a_value_is_not_counted(tmp_path):
+    # bash 5.2: `printf -v "$n" %d 3` before the loop leaves i at 3: one round; the walk said 4
+    (tmp_path / "train.py").write_text(SCRIPT)
+    (tmp_path / "run.sh").write_text('i=0\nn=i\nprintf -v "$n" %d 3\nwhile [ $i -lt 4 ]; do\n  python3 train.py &\n'
+                                     "  i=$((i+1))\ndone\nwait\n")
+    w, _ = walk(str(tmp_path / "run.sh"))
+    ((la),) = steps(w)
+    assert la.ranks != 4 and (la.ranks == 0 or la.command.conditional)
+
+
+@pytest.mark.parametrize("mkdir, stops", [("mkdir -p d1", True), ("mkdir -p d1/sub", True), ("mkdir d1", True),
+                                          ("mkdir -p d1 || true", False), ("mkdir -p d2", False)])
+def test_a_mkdir_where_a_file_is_stops_the_script_under_set_e(tmp_path, mkdir, stops):
+    # bash 5.2: `mkdir -p d1` with a file d1 there fails ("File exists"); set -e stops the script: nothing after runs
+    (tmp_path / "d1").write_text("")
+    report = _emulate(tmp_path, "set -e\n" + mkdir + "\npython3 train.py --profiling")
+    lines = report["launch"]["lines"]
+    assert (lines == ["no launch: none found before the launcher ends at run.sh:5"]) is stops, lines
+
+
+@pytest.mark.parametrize("line, followed", [("env -C sub bash child.sh", False), ("env -i bash child.sh", False),
+                                            ("sudo bash child.sh", False), ("sudo -E bash child.sh", True),
+                                            ("env A=1 bash child.sh", True), ("setsid bash child.sh", True)])
+def test_a_child_script_behind_a_prefix_that_changes_its_environment_or_folder_is_not_walked(tmp_path, line,
+                                                                                            followed):
+    # `env -C sub bash child.sh` runs sub/child.sh (coreutils 9.1: -C before the command); it walked ./child.sh
+    for folder in (tmp_path, tmp_path / "sub"):
+        folder.mkdir(exist_ok=True)
+        (folder / "child.sh").write_text("python3 train.py\n")
+    got = _steps(tmp_path, line)
+    if followed:
+        assert got == [("D/train.py", "D", ["A"] + ALL if "A=1" in line else ALL, "")]
+    else:
+        assert got == [("", got[0][1], got[0][2], f"it runs the shell script child.sh in the environment or folder "
+                        f"`{line.rsplit(' bash', 1)[0]}` at run.sh:4 gives it, which the walk does not follow: "
+                        "emulate child.sh itself")]
+
+
+@pytest.mark.parametrize("line, mode, work_known", [("sudo python3 train.py", "hole", False),
+                                                     ("env -i python3 train.py", None, True),
+                                                     ("python3 train.py", "true", True)])
+def test_what_ge_reads_of_the_environment_behind_a_prefix(tmp_path, line, mode, work_known):
+    # the caller's environment (here ASCEND_WORK_PATH=/w, PROFILING_MODE=1): gone after `env -i`, sudoers' after sudo
+    from flake8_npuprof.emulate.launcher import launch_env
+    from flake8_npuprof.emulate.runtime import Env
+    from flake8_npuprof.source.text import HOLE
+    (tmp_path / "train.py").write_text(SCRIPT)
+    (tmp_path / "run.sh").write_text(HEAD + line + "\n")
+    w, _ = walk(str(tmp_path / "run.sh"))
+    (la,) = steps(w)
+    env, _ = launch_env(la, Env(mode="1", work_path="/w"), str(tmp_path))
+    assert (env.mode.replace(HOLE, "hole") if env.mode else env.mode, env.work_path_known) == (mode, work_known)
+    assert env.work_path == ("/w" if line == "python3 train.py" else None)
