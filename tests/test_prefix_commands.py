@@ -226,3 +226,29 @@ def test_what_ge_reads_of_the_environment_behind_a_prefix(tmp_path, line, mode, 
     env, _ = launch_env(la, Env(mode="1", work_path="/w"), str(tmp_path))
     assert (env.mode.replace(HOLE, "hole") if env.mode else env.mode, env.work_path_known) == (mode, work_known)
     assert env.work_path == ("/w" if line == "python3 train.py" else None)
+
+
+@pytest.mark.parametrize("exported, unknown", [("", []), ("export PROFILING_OPTIONS='{}'\n", ["PROFILING_OPTIONS"])])
+def test_sudo_makes_unknown_only_what_was_set(tmp_path, exported, unknown):
+    # sudo's env_reset removes what sudoers does not keep and adds nothing (sudo's manual): a name neither the
+    # launcher nor the caller set stays unset. It said "PROFILING_MODE reaches the script only if sudoers keeps it"
+    # for every name, so `sudo python3 train.py` of a torch_npu script was "usable data: unknown", not yes
+    from flake8_npuprof.emulate.launcher import launch_env
+    from flake8_npuprof.emulate.runtime import Env
+    (tmp_path / "train.py").write_text(SCRIPT)
+    (tmp_path / "run.sh").write_text("#!/bin/bash\n" + exported + "sudo python3 train.py\n")
+    w, _ = walk(str(tmp_path / "run.sh"))
+    (la,) = steps(w)
+    env, why = launch_env(la, Env(), str(tmp_path))
+    assert [m.split(" ")[0] for m in why] == unknown
+    assert (env.mode, env.work_path_known) == (None, True)
+
+
+def test_sudo_of_a_torch_npu_script_that_sets_nothing(tmp_path, capsys):
+    (tmp_path / "train.py").write_text(
+        "import torch_npu\nwith torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("
+        "'./p')) as prof:\n    prof.step()\n")
+    (tmp_path / "run.sh").write_text("#!/bin/bash\nsudo python3 train.py\n")
+    main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
+    out = capsys.readouterr().out
+    assert "usable data: yes\n" in out and "sudoers keeps it" not in out

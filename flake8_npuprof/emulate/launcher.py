@@ -35,10 +35,17 @@ def launch_env(launch: Launch, base, root: str, environ=None):
     settings = {}
     if launch.cleared or launch.reset:
         # nothing of the caller's reaches the script (`env -i`), or what does is sudoers' choice (sudo without -E)
-        out = base._replace(mode=None, options=None, work_path=None, work_path_known=not launch.reset)
+        out = base._replace(mode=None, options=None, work_path=None, work_path_known=True)
+    caller = {"PROFILING_MODE": base.mode, "PROFILING_OPTIONS": base.options, "ASCEND_WORK_PATH": base.work_path}
     for name in ("PROFILING_MODE", "PROFILING_OPTIONS", "ASCEND_WORK_PATH"):
         s = env.get(name)
-        if s is None and launch.reset:
+        # (sudo removes what sudoers does not keep and adds nothing: a name neither the launcher nor the caller set
+        # stays as it was, unset or, without --env, the caller's ASCEND_WORK_PATH not known)
+        if s is None and launch.reset and name == "ASCEND_WORK_PATH" and not base.work_path_known:
+            out = out._replace(work_path_known=False)
+        if s is None and launch.reset and (name in launch.held or caller[name] is not None):
+            if name == "ASCEND_WORK_PATH":
+                out = out._replace(work_path_known=False)
             unknown.append(f"{name} reaches the script only if sudoers keeps it: {launch.reset} resets the environment "
                            "(env_reset, sudo's default; env_keep lists what stays: sudo's manual, sudo not run here)")
             s = Setting(HOLE, launch.command.path, launch.command.line, 0, "sudo's policy")
@@ -54,7 +61,7 @@ def launch_env(launch: Launch, base, root: str, environ=None):
                 s = None                    # not in the environment, so not exported: the script never sees it
             else:
                 s = s._replace(how="set (exported by the caller)")
-        elif s is not None and HOLE in s.value:
+        elif s is not None and HOLE in s.value and s.how != "sudo's policy":     # (said above)
             unknown.append(f"{name} is set at {s.where(root)} to a value not known statically")
         settings[name] = s
     mode, opts, work = settings["PROFILING_MODE"], settings["PROFILING_OPTIONS"], settings["ASCEND_WORK_PATH"]

@@ -68,6 +68,7 @@ class Launch(NamedTuple):
     cleared: str = ""           # `env -i`, `exec -c`: it holds command.env alone, any other variable is unset
     unset: Tuple[str, ...] = ()     # `env -u X`: these are unset, whatever the caller exports
     reset: str = ""             # sudo without -E: sudoers' (env_reset): a variable not in command.env is not known
+    held: Tuple[str, ...] = ()  # the names the environment held before that reset (what sudoers may keep)
     moved: str = ""             # `env -C DIR`, `sudo -D DIR`: the prefix that runs it in command.cwd
 
 
@@ -204,6 +205,8 @@ def _prefixed(cmd: Command, env, words: List[Word], k: int, p: Prefix, done: dic
     it in DIR, `sudo -i` in the target user's home. changed: the prefix that did any of this, as it is written."""
     at = f"`{' '.join(w.text for w in words[k:p.at])}` at {os.path.basename(cmd.path)}:{cmd.line}".replace(
         HOLE, "<unknown>")
+    if p.resets:
+        done["held"] = tuple(sorted(set(done.get("held", ())) | {n for n in env if n not in done.get("unset", ())}))
     if p.clears or p.resets:
         env = collections.ChainMap({})
         done.pop("unset", None)
