@@ -528,6 +528,17 @@ def test_a_child_shell_sees_only_what_is_exported_and_gives_nothing_back(tmp_pat
     assert second.launch.command.env.get("PROFILING_MODE") is None
 
 
+def test_a_launcher_that_runs_itself_says_so(tmp_path):
+    # the model zoo's `sh -x train_full_1p.sh --autotune=$autotune --data_path=$data_path` in train_full_1p.sh: it
+    # said "(not found, outside the project, nested too deep or run from itself): emulate train_full_1p.sh itself"
+    (tmp_path / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\nif [[ $autotune == True ]]; then\n'
+                                     '    sh -x run.sh --autotune=$autotune --data_path=/d\nfi\n')
+    report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
+    assert report["launch"]["unknown"] == (
+        "it runs run.sh again, the file this command is in, which the walk does not follow into itself: what that "
+        "run starts is not known here (emulate `sh -x run.sh --autotune=<unknown> --data_path=/d` to see it)")
+
+
 def test_a_shell_script_that_cannot_be_read_is_unknown_not_nothing(tmp_path):
     (tmp_path / "run.sh").write_text('#!/bin/bash\ncd "$(dirname "$0")"\nbash missing.sh 0\n')
     report = emulate_path(str(tmp_path / "run.sh"), T, use_env=False, environ={})
@@ -684,7 +695,7 @@ def test_a_child_in_a_branch_keeps_its_own_settings_and_gets_what_the_command_li
 
 
 @pytest.mark.parametrize("line, unknown", [
-    ("bash $0 1p\n", "run from itself"),
+    ("bash $0 1p\n", "again, the file this command is in"),
     ("bash -c 'python3 train.py'\n", "it runs a command string with `bash -c`, which is not read here"),
 ])
 def test_what_cannot_be_walked_is_unknown(tmp_path, line, unknown):

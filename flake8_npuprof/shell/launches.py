@@ -166,6 +166,11 @@ def _launch_words(cmd: Command, start: str, done: dict) -> Optional[Launch]:
                 return _unknown(cmd, env, ranks, wrapper, f"it runs the shell script {shown} in the environment or "
                                 f"folder {changed} gives it, which the walk does not follow: emulate "
                                 f"{shown.rsplit('/', 1)[-1]} itself")
+            if _itself(cmd, child):
+                typed = " ".join(w.text for w in words[k:]).replace(HOLE, "<unknown>")
+                return _unknown(cmd, env, ranks, wrapper, f"it runs {shown} again, the file this command is in, which "
+                                f"the walk does not follow into itself: what that run starts is not known here (emulate "
+                                f"`{typed}` to see it)")
             return _unknown(cmd, env, ranks, wrapper, f"it runs the shell script {shown}, which is not read from "
                             f"here ({_not_read(cmd, child)}): emulate {shown.rsplit('/', 1)[-1]} itself")
         if base in PREFIXES:
@@ -319,6 +324,15 @@ class Opaque(NamedTuple):
     word: Word                  # its command word
     kind: str                   # unknown, eval, program, script, module, code
     script: str = ""            # the .py it is given (kind script), the module it runs (module), -c or - (code)
+
+
+def _itself(cmd: Command, child: str) -> bool:
+    """Whether the shell script a command runs is the file the command is in (`sh -x train_full_1p.sh --autotune=...`
+    in train_full_1p.sh), where the command's folder is known."""
+    if HOLE in child or not (len(cmd.cwd) == 1 and cmd.settled or os.path.isabs(child)):
+        return False
+    full = os.path.normpath(os.path.join(cmd.cwd[0] if cmd.cwd else "/", child))
+    return full == os.path.normpath(cmd.path)
 
 
 def _not_read(cmd: Command, child: str) -> str:
