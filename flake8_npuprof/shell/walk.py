@@ -737,9 +737,11 @@ class Walk(Expander, Compounds):
             to_make = [os.path.normpath(os.path.join(self.dirs[0], w.text)) for w in without_redirections(words[1:])
                        if w.known and not w.text.startswith("-")]
             self.made_dirs.update(to_make)
-            # a file where it makes a folder: bash 5.2's `mkdir -p d1` failed ("File exists"), and set -e stopped there
+            # a file where it makes a folder: bash 5.2's `mkdir -p d1` failed ("File exists"), and set -e stopped there;
+            # not said in a function's body or a sourced file, where the call's own place decides whether set -e acts
+            # (bash 5.2 ran on after `f || true` and `source lib.sh || true` whose mkdir failed)
             fails = self.errexit and self.settled and not self._in_loop and op not in ("&&", "||", "&", "|") and \
-                any(map(_blocked, to_make))
+                not depth and not self._calling and any(map(_blocked, to_make))
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
             self._export(text, src, path, spans[k + 1:], head, conditional)
             return False
