@@ -223,3 +223,12 @@ def test_words_the_walk_does_not_know():
         f"--output=/d/{HOLE} -h": (0, "help"), f"--output /d/{HOLE} -h": (0, "help"), f"{HOLE} -h": None,
         f"--output {HOLE} -h": None, f"--n={HOLE} -h": None, f"--prof -- {HOLE}": (None, "release"),
         f"--prof -- /d/{HOLE}": (2, "dashdash"), f"/d/{HOLE}": None}
+
+
+def test_an_option_given_no_value_takes_its_const_as_argparse_checks_it(capsys, tmp_path):
+    # nargs="?" given no value takes const="c", which argparse converts and checks (python 3.9.18-3.13.0: "invalid
+    # choice: 'c'", status 2) before it reaches -h: the answer said -h exits with status 0
+    text = TRAIN.replace('"--m", choices', '"--m", nargs="?", const="c", choices')
+    assert _answer(capsys, tmp_path, "--prof", "--m", "-h", text=text) == _off(
+        "argparse stops the script in parse_args: --m from run.sh:1 is given no value, so it takes its const 'c', "
+        "which is not what --m takes, so argparse exits with status 2 (\"error: argument --m: invalid choice: 'c'\")")

@@ -247,7 +247,10 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
         why = f"{flag.option} ({flag.action}) takes no value, and {spelled} from {where} gives it one, so argparse " \
             "exits with status 2" if flag.action in ("store_true", "store_false") else \
             f"{spelled} from {where} takes a value and is given none, so argparse exits with status 2 " \
-            f"(\"error: {stop.why}\")" if spelled == flag.option else \
+            f"(\"error: {stop.why}\")" if spelled == flag.option and ": expected " in stop.why else \
+            f"{spelled} from {where} is given no value, so it takes its const {_const(flag)}, which is not what " \
+            f"{flag.option} takes, so argparse exits with status 2 (\"error: {stop.why}\")" if spelled == flag.option \
+            else \
             f"{spelled} from {where} is not what {flag.option} takes, so argparse exits with status 2 " \
             f"(\"error: {stop.why}\")"
     elif stop.kind == "dashdash":
@@ -265,6 +268,13 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     given.stop = why if stop.status is None else head + why
     given.stop_first = True
     given.stop_calls = frozenset(flag_key(f) for f in flags)
+
+
+def _const(flag) -> str:
+    """The const= of a flag, as python writes it."""
+    import ast
+    return next((repr(k.value.value) for k in flag.call.keywords if k.arg == "const" and
+                 isinstance(k.value, ast.Constant)), "")
 
 
 def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str) -> None:

@@ -228,6 +228,11 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
             need = _ERROR.get(n) if not isinstance(n, int) else \
                 ("expected 1 argument" if n == 1 else f"expected {n} arguments")
             return Stop(2, k, "value", f"argument {_label(flag)}: {need}", j)
+        const = kw.get("const")
+        if n == "?" and not taken and const is not None:    # (python 3.9-3.13 convert and check a str const=)
+            if not isinstance(const, ast.Constant):
+                return None
+            taken = [const.value] if isinstance(const.value, str) else []
         bad = _rejected(flag, kw, taken)
         if bad is None:
             return None

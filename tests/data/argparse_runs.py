@@ -45,6 +45,11 @@ CASES = [
     [[], True, ["--prof", "--xyz"]],
     [[[["--n"], {"type": "int"}]], False, ["--n", "x"]],
     [[[["--n"], {"type": "int"}]], False, ["--xyz", "-h"]],
+    # nargs="?" given no value takes its const=, converted and checked where it is a string
+    [[[["--c"], {"nargs": "?", "const": "z", "choices": ["a"]}]], True, ["--c", "-h"]],
+    [[[["--c"], {"nargs": "?", "const": "x", "type": "int"}]], True, ["--c", "--prof"]],
+    [[[["--c"], {"nargs": "?", "const": "5", "type": "int", "choices": [5]}]], True, ["--c", "-h"]],
+    [[[["--c"], {"nargs": "?", "const": 7, "type": "int", "choices": [5]}]], True, ["--c", "-h"]],
 ]
 
 RUN = """
