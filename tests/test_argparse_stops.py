@@ -232,3 +232,13 @@ def test_an_option_given_no_value_takes_its_const_as_argparse_checks_it(capsys, 
     assert _answer(capsys, tmp_path, "--prof", "--m", "-h", text=text) == _off(
         "argparse stops the script in parse_args: --m from run.sh:1 is given no value, so it takes its const 'c', "
         "which is not what --m takes, so argparse exits with status 2 (\"error: argument --m: invalid choice: 'c'\")")
+
+
+@pytest.mark.parametrize("words", [["--prof", "-h", "5"], ["--prof", "--help", "5"]])
+def test_a_help_option_the_script_takes_over_is_its_own(capsys, tmp_path, words):
+    # conflict_handler="resolve" gives -h (or --help) to the script's --n: python 3.9.18-3.13.0 read `-h 5` as --n 5
+    # and run the script; the answer said -h asks for the help (status 0)
+    text = TRAIN.replace("ArgumentParser()", 'ArgumentParser(conflict_handler="resolve")').replace(
+        '"--n", type=int', f'"{words[1]}", "--n", type=int')
+    assert _answer(capsys, tmp_path, *words, text=text) == [
+        "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]

@@ -250,16 +250,19 @@ def _extra(texts: List[str], extras: List[int]) -> Optional[Stop]:
 
 def parse_options(tree: ast.AST, flags: Iterable[FlagDef]) -> bool:
     """Whether first_stop may read a launch's words for the script's parser: each parser keeps its help option (no
-    add_help= given) and reads no word from a file (no fromfile_prefix_chars=); none of its own flags is positional
-    or required, and none is in a mutually exclusive group (argparse stops on two of one group where they come)."""
+    add_help= given, no conflict_handler= that lets a flag take -h or --help) and reads no word from a file (no
+    fromfile_prefix_chars=); none of its own flags is positional, required or -h/--help, and none is in a mutually
+    exclusive group (argparse stops on two of one group where they come)."""
     for n in ast.walk(tree):
         name = _name(n.func) if isinstance(n, ast.Call) else ""
-        if name in _PARSER and any(k.arg in ("add_help", "fromfile_prefix_chars") for k in getattr(n, "keywords", ())) \
+        if name in _PARSER and any(k.arg in ("add_help", "fromfile_prefix_chars", "conflict_handler")
+                                   for k in getattr(n, "keywords", ())) \
                 or name.endswith(".add_mutually_exclusive_group"):
             return False
     for f in flags:
         first = f.call.args[0] if f.call.args else None
         if not (isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value.startswith("-")) or \
+                any(getattr(a, "value", None) in ("-h", "--help") for a in f.call.args) or \
                 any(k.arg == "required" and not (isinstance(k.value, ast.Constant) and k.value.value is False)
                     for k in f.call.keywords):
             return False
