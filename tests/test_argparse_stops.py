@@ -242,3 +242,12 @@ def test_a_help_option_the_script_takes_over_is_its_own(capsys, tmp_path, words)
         '"--n", type=int', f'"{words[1]}", "--n", type=int')
     assert _answer(capsys, tmp_path, *words, text=text) == [
         "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]
+
+
+def test_an_action_class_may_make_options_of_its_own(capsys, tmp_path):
+    # argparse.BooleanOptionalAction makes --no-amp of --amp (python 3.9.18-3.13.0 ran `--prof --no-amp`): the answer
+    # said --no-amp is no option train.py defines (status 2)
+    text = TRAIN.replace('    parser.add_argument("--size"', '    parser.add_argument("--amp", action=argparse.'
+                         'BooleanOptionalAction)\n    parser.add_argument("--size"')
+    assert _answer(capsys, tmp_path, "--prof", "--no-amp", text=text) == [
+        "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]

@@ -114,6 +114,9 @@ def sure_to_stop(resolver, table, own: Iterable[FlagDef]) -> Optional[ast.keywor
                 parsed.add(_name(n.func.value))
             if name == "add_argument":
                 nargs = next((k.value for k in n.keywords if k.arg == "nargs"), None)
+                action = next((k.value for k in n.keywords if k.arg == "action"), None)
+                if action is not None and not (isinstance(action, ast.Constant) and isinstance(action.value, str)):
+                    return None         # an Action class may make options (BooleanOptionalAction: --no-amp)
                 if any(not (isinstance(a, ast.Constant) and isinstance(a.value, str)) for a in n.args) or \
                         any(k.arg is None for k in n.keywords) or nargs is not None and not (
                             isinstance(nargs, ast.Constant) and (nargs.value in _NARGS or type(nargs.value) is int)):
