@@ -251,3 +251,15 @@ def test_an_action_class_may_make_options_of_its_own(capsys, tmp_path):
                          'BooleanOptionalAction)\n    parser.add_argument("--size"')
     assert _answer(capsys, tmp_path, "--prof", "--no-amp", text=text) == [
         "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]
+
+
+def test_a_version_option_with_no_version_raises(capsys, tmp_path):
+    # action="version" with no version= reads parser.version, which ArgumentParser lacks: python 3.9.18-3.13.0 raise
+    # AttributeError in parse_args (status 1); the answer said argparse prints the version and exits with status 0
+    text = TRAIN.replace('action="version", version="1.0"', 'action="version"')
+    why = ("argparse stops the script in parse_args: --version from run.sh:1 is train.py's version option (line 23), "
+           "which gives no version=: argparse's version action reads parser.version, which ArgumentParser does not "
+           "have, so parse_args raises AttributeError (status 1)")
+    off = _off(why)
+    assert _answer(capsys, tmp_path, "--prof", "--version", "-h", text=text) == [
+        off[0], off[1].replace("(line 23)", "(line 23 of train.py)")]

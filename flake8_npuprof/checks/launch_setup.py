@@ -230,7 +230,9 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
         return
     value = exit_on_error.value
     off = exit_on_error.arg and not (isinstance(value, ast.Constant) and value.value is True)
-    if off and stop.status != 0:
+    if off and stop.status != 0 or stop.status == 1 and any(
+            isinstance(n, ast.Attribute) and n.attr == "version" and isinstance(n.ctx, ast.Store)
+            for n in ast.walk(ctx.tree)):   # (`parser.version = ...`: the version action prints it)
         return _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where)    # (ArgumentError is raised)
     script = os.path.basename(ctx.filename)
     text = words[stop.at].text
@@ -240,7 +242,9 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     elif stop.kind == "version":
         line = table[text].call.lineno
         why = f"{text} from {where} is {script}'s version option (line {line}), so argparse prints the version " \
-            "and exits with status 0"
+            "and exits with status 0" if stop.status == 0 else f"{text} from {where} is {script}'s version option " \
+            f"(line {line}), which gives no version=: argparse's version action reads parser.version, which " \
+            "ArgumentParser does not have, so parse_args raises AttributeError (status 1)"
     elif stop.kind == "value":
         flag = table[text.partition("=")[0]]
         spelled = " ".join(w.text for w in words[stop.at:stop.end])

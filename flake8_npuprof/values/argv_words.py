@@ -150,7 +150,8 @@ def sure_to_stop(resolver, table, own: Iterable[FlagDef]) -> Optional[ast.keywor
 
 
 class Stop(NamedTuple):
-    """Where python's argparse stops reading a launch's words (first_stop): status 0 (help, version), 2 (an error),
+    """Where python's argparse stops reading a launch's words (first_stop): status 0 (help, version), 1 (a version
+    option with no version=: AttributeError), 2 (an error),
     None where it depends on the python release; at: the word's index; kind: "help", "version", "value" (a value
     the option does not take: why says argparse's own message), "extra" (a word no option reads: argparse names it
     after reading them all), "dashdash" (`--` then more words), "release" (a closing `--`)."""
@@ -202,8 +203,10 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
             continue
         kw = {a.arg: a.value for a in flag.call.keywords}
         action = flag.action or ("store" if "action" not in kw else "")
-        if action == "version":
-            return Stop(0, k, "version") if not eq else None
+        if action == "version":         # (no version=: it reads parser.version, which python 3.9-3.13 lack)
+            version = kw.get("version")
+            return None if eq else Stop(0, k, "version") if version is not None and not (
+                isinstance(version, ast.Constant) and version.value is None) else Stop(1, k, "version")
         if action in ("store_true", "store_false"):
             if eq:
                 return Stop(2, k, "value", f"argument {_label(flag)}: ignored explicit argument '{value}'", k + 1) \
