@@ -263,3 +263,16 @@ def test_a_version_option_with_no_version_raises(capsys, tmp_path):
     off = _off(why)
     assert _answer(capsys, tmp_path, "--prof", "--version", "-h", text=text) == [
         off[0], off[1].replace("(line 23)", "(line 23 of train.py)")]
+
+
+def test_options_of_a_parser_that_parses_nothing_are_not_read_as_its(capsys, tmp_path):
+    # --cfg is an option of another parser, which reads no word: python 3.9.18-3.13.0 collect --cfg as unrecognized,
+    # then print the help at -h and exit with status 0; the answer said --cfg is given no value (status 2)
+    text = TRAIN.replace('    args = parser.parse_args()\n',
+                         '    other = argparse.ArgumentParser()\n    other.add_argument("--cfg")\n'
+                         '    args = parser.parse_args()\n')
+    assert _answer(capsys, tmp_path, "--prof", "--cfg", "-h", text=text) == _off(HELP)
+    # (python: "unrecognized arguments: --cfg x", status 2)
+    assert _answer(capsys, tmp_path, "--prof", "--cfg", "x", text=text) == _off(
+        "argparse stops the script in parse_args: --cfg from run.sh:1 is no option of the parser train.py parses, so "
+        "argparse exits with status 2 (\"error: unrecognized arguments\", naming --cfg)")

@@ -219,21 +219,22 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     release (given.unsure)."""
     import ast
     import os
-    from ..values.argv_words import first_stop, flag_key, parse_options, sure_to_stop
+    from ..values.argv_words import first_stop, flag_key, parse_options, sure_to_stop, unparsed
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
-    stop = first_stop([w.text for w in words], table, abbreviates) \
-        if words and flags and parse_options(ctx.tree, flags) else None
+    idle = unparsed(ctx.tree, flags)        # (another parser's: its words are unrecognized where it is not parsed)
+    stop = first_stop([w.text for w in words], {o: f for o, f in table.items() if id(f.call) not in idle},
+                      abbreviates) if words and flags and parse_options(ctx.tree, flags) else None
     exit_on_error = sure_to_stop(ctx.resolver, table, flags) if stop is not None else None
     if stop is None or exit_on_error is None or stop.kind == "extra" and unknown:
-        _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where)
+        _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle)
         return
     value = exit_on_error.value
     off = exit_on_error.arg and not (isinstance(value, ast.Constant) and value.value is True)
     if off and stop.status != 0 or stop.status == 1 and any(
             isinstance(n, ast.Attribute) and n.attr == "version" and isinstance(n.ctx, ast.Store)
             for n in ast.walk(ctx.tree)):   # (`parser.version = ...`: the version action prints it)
-        return _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where)    # (ArgumentError is raised)
+        return _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle)  # (ArgumentError raised)
     script = os.path.basename(ctx.filename)
     text = words[stop.at].text
     head = "argparse stops the script in parse_args: "
@@ -261,6 +262,9 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
         rest = next((w.text for w in words[stop.at + 1:] if w.known), "what follows")
         why = f"{rest} after -- from {where} is no argument {script} takes (it defines no positional argument), so " \
             "argparse exits with status 2 (\"error: unrecognized arguments\")"
+    elif stop.kind == "extra" and len(text) > 1 and text[0] == "-":     # (an option of a parser never parsed)
+        why = f"{text} from {where} is no option of the parser {script} parses, so argparse exits with status 2 " \
+            f"(\"error: unrecognized arguments\", naming {text})"
     elif stop.kind == "extra":
         why = f"{text} from {where} is a value no option of {script} takes (it defines no positional argument), so " \
             f"argparse exits with status 2 (\"error: unrecognized arguments\", naming {text})"
@@ -281,7 +285,7 @@ def _const(flag) -> str:
                  isinstance(k.value, ast.Constant)), "")
 
 
-def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str) -> None:
+def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, idle=frozenset()) -> None:
     """Where the launch passes an option word that the script's parser does not read and parse_args surely meets it
     (values/argv_words.py): why the script stops there, kept on given for each read of its own flags (given_values)."""
     import ast
@@ -289,7 +293,7 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str) -
     from ..values.argv_words import flag_key, read_as, sure_to_stop, takes_one, unrecognized
     words = [w for w in unknown if HOLE not in w.text.partition("=")[0] and unrecognized(w.text) and
              not read_as(w.text, table, abbreviates)]
-    own = {id(f.call) for f in ctx.resolver.flags}
+    own = {id(f.call) for f in ctx.resolver.flags} - idle    # (idle: flags of a parser never parsed)
     bare = [g for g in given.values() if isinstance(g, Given) and g.text is None and g.option in table and
             id(table[g.option].call) in own and takes_one(table[g.option])]
     exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags) if words or bare else None

@@ -275,6 +275,26 @@ def parse_options(tree: ast.AST, flags: Iterable[FlagDef]) -> bool:
     return True
 
 
+def unparsed(tree: ast.AST, flags: Iterable[FlagDef]) -> set:
+    """id(call) of the flags added to a parser the file makes (`other = argparse.ArgumentParser()`, or a group of it)
+    and never calls parse_args on: python's parse_args of the other parser does not read them (a word of theirs is
+    unrecognized there)."""
+    made, parsed, groups = set(), set(), {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call):
+            call = _name(n.value.func)
+            for t in n.targets:
+                if call in _PARSER:
+                    made.add(_name(t))
+                elif call.rsplit(".", 1)[-1] in _GROUPS:
+                    groups[_name(t)] = call.rsplit(".", 1)[0]
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "parse_args":
+            parsed.add(_name(n.func.value))
+    idle = made - parsed - {""}
+    return {id(f.call) for f in flags if isinstance(f.call.func, ast.Attribute) and
+            (_name(f.call.func.value) in idle or groups.get(_name(f.call.func.value)) in idle)}
+
+
 def _label(flag: FlagDef) -> str:
     """The option as argparse's messages name it: its option strings joined by `/` (`-s/--size`)."""
     return "/".join(str(getattr(a, "value", "")) for a in flag.call.args if isinstance(a, ast.Constant))
