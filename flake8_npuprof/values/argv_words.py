@@ -175,6 +175,11 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
     listed; words no option reads it names at the end (status 2). None where a word is not known before any of these
     (one that begins not known may be several, or none), or is read in a way not followed here (an abbreviation,
     another action, a type= function)."""
+    for text in texts[:texts.index("--") if "--" in texts else len(texts)]:
+        # (argparse sorts every word before it reads one: an ambiguous abbreviation stops it first, python 3.9-3.13)
+        if HOLE not in text and _optional(text, table) and text.partition("=")[0] not in (*table, "-h", "--help") and \
+                len(read_as(text, table, abbreviates)) + _of_help(text) > 1:
+            return None
     extras: List[int] = []
     k = 0
     while k < len(texts):
@@ -246,6 +251,12 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
             return Stop(2, k, "value", f"argument {_label(flag)}: {bad}", j)
         k = j
     return _extra(texts, extras) if extras else None
+
+
+def _of_help(text: str) -> bool:
+    """Whether argparse may read an option word that is not -h or --help as help's (an abbreviation, -h with more)."""
+    option = text.partition("=")[0]
+    return text[:2] == "-h" or len(option) > 2 and "--help".startswith(option)
 
 
 def _extra(texts: List[str], extras: List[int]) -> Optional[Stop]:

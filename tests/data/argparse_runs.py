@@ -50,6 +50,10 @@ CASES = [
     [[[["--c"], {"nargs": "?", "const": "x", "type": "int"}]], True, ["--c", "--prof"]],
     [[[["--c"], {"nargs": "?", "const": "5", "type": "int", "choices": [5]}]], True, ["--c", "-h"]],
     [[[["--c"], {"nargs": "?", "const": 7, "type": "int", "choices": [5]}]], True, ["--c", "-h"]],
+    # argparse sorts every word before it reads any: an ambiguous abbreviation anywhere stops it first
+    [[[["-a", "--alpha"], {}], [["--abc"], {"action": "store_true"}]], True, ["--help", "--a"]],
+    [[[["-a", "--alpha"], {}], [["--abc"], {"action": "store_true"}]], True, ["--alpha", "x", "--abc=1", "--a=1"]],
+    [[[["-a", "--alpha"], {}], [["--abc"], {"action": "store_true"}]], True, ["-h", "--", "--a"]],
 ]
 
 RUN = """
