@@ -207,7 +207,8 @@ def test_a_parser_not_followed_whole_is_not_said_to_stop_at_help(capsys, tmp_pat
     # fromfile_prefix_chars: not read here, so the stop at -h is not said (the answer is what it was before)
     for old, new in (('"--size", nargs=2', '"size", nargs="?"'), ('"--m", choices', '"--m", required=True, choices'),
                      ("ArgumentParser()", "ArgumentParser(add_help=False)"),
-                     ("ArgumentParser()", "ArgumentParser(fromfile_prefix_chars='@')")):
+                     ("ArgumentParser()", "ArgumentParser(fromfile_prefix_chars='@')"),
+                     ('"--n", type=int', '"-1", "--n", type=int')):     # (-1 an option: -1.5 is one too)
         assert not any("-h from run.sh:1" in line for line in _answer(capsys, tmp_path, "--prof", "-h",
                                                                       text=TRAIN.replace(old, new))), new
 
@@ -278,3 +279,12 @@ def test_options_of_a_parser_that_parses_nothing_are_not_read_as_its(capsys, tmp
     assert _answer(capsys, tmp_path, "--prof", "--cfg", "x", text=text) == _off(
         "argparse stops the script in parse_args: --cfg from run.sh:1 is no option of the parser train.py parses, so "
         "argparse exits with status 2 (\"error: unrecognized arguments\", naming --cfg)")
+
+
+def test_a_single_dash_switch_given_a_value_depends_on_the_python_release():
+    # `-x=a b` for a store_true -x: python 3.9.18-3.12.1 read -x, then -a given ' b' (they run); 3.13.0 exits with
+    # status 2 ("argument -x: ignored explicit argument 'a b'"): first_stop said status 2
+    from flake8_npuprof.values.argv_words import first_stop
+    table = _table([[["-x"], {"action": "store_true"}], [["-a", "--alpha"], {"nargs": 1}]])
+    assert first_stop(["-x=a b"], table, lambda flag: True) is None
+    assert first_stop(["--prof=a b"], table, lambda flag: True).why == "argument --prof: ignored explicit argument 'a b'"

@@ -177,9 +177,12 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
     another action, a type= function)."""
     for text in texts[:texts.index("--") if "--" in texts else len(texts)]:
         # (argparse sorts every word before it reads one: an ambiguous abbreviation stops it first, python 3.9-3.13)
-        if HOLE not in text and _optional(text, table) and text.partition("=")[0] not in (*table, "-h", "--help") and \
-                len(read_as(text, table, abbreviates)) + _of_help(text) > 1:
-            return None
+        if HOLE in text or text.partition("=")[0] in (*table, "-h", "--help"):
+            continue
+        if _optional(text, table) and (len(read_as(text, table, abbreviates)) + _of_help(text) > 1 or
+                                       text.startswith("--=")) or " " in text and \
+                (read_as(text, table, abbreviates) or _of_help(text)):
+            return None                 # (`--=`: every `--` option's abbreviation; `--ab=a b` is one, --abc's)
     extras: List[int] = []
     k = 0
     while k < len(texts):
@@ -213,6 +216,8 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
             return None if eq else Stop(0, k, "version") if version is not None and not (
                 isinstance(version, ast.Constant) and version.value is None) else Stop(1, k, "version")
         if action in ("store_true", "store_false"):
+            if eq and option[1] != "-":
+                return None             # (`-x=a b`: python 3.9 reads -x then -a; 3.13 refuses 'a b')
             if eq:
                 return Stop(2, k, "value", f"argument {_label(flag)}: ignored explicit argument '{value}'", k + 1) \
                     if HOLE not in value else None
@@ -277,6 +282,8 @@ def parse_options(tree: ast.AST, flags: Iterable[FlagDef]) -> bool:
                 or name.endswith(".add_mutually_exclusive_group"):
             return False
     for f in flags:
+        if any(_NUMBER.match(str(getattr(a, "value", ""))) for a in f.call.args):
+            return False                # (-1 an option: argparse reads -1.5 and the like as options too)
         first = f.call.args[0] if f.call.args else None
         if not (isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value.startswith("-")) or \
                 any(getattr(a, "value", None) in ("-h", "--help") for a in f.call.args) or \

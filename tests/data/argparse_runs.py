@@ -54,6 +54,8 @@ CASES = [
     [[[["-a", "--alpha"], {}], [["--abc"], {"action": "store_true"}]], True, ["--help", "--a"]],
     [[[["-a", "--alpha"], {}], [["--abc"], {"action": "store_true"}]], True, ["--alpha", "x", "--abc=1", "--a=1"]],
     [[[["-a", "--alpha"], {}], [["--abc"], {"action": "store_true"}]], True, ["-h", "--", "--a"]],
+    # an abbreviation is an option before a word with a space in it is a value: --ab=a b is --abc's
+    [[[["--abc"], {"nargs": "+"}]], True, ["--ab=a b"]],
 ]
 
 RUN = """
