@@ -288,3 +288,19 @@ def test_a_single_dash_switch_given_a_value_depends_on_the_python_release():
     table = _table([[["-x"], {"action": "store_true"}], [["-a", "--alpha"], {"nargs": 1}]])
     assert first_stop(["-x=a b"], table, lambda flag: True) is None
     assert first_stop(["--prof=a b"], table, lambda flag: True).why == "argument --prof: ignored explicit argument 'a b'"
+
+
+@pytest.mark.parametrize("words, stop", [
+    (["--prof", "--xyz", "-h"], "--xyz from run.sh:1 is no option train.py defines, so argparse exits with status 2 "
+                                "(\"error: unrecognized arguments\", naming --xyz)"),
+    (["--prof", "--version", "--o"], "--o from run.sh:1 takes a value and is given none, so argparse exits with status 2 "
+                                     "(\"error: argument --o: expected one argument\")"),
+])
+def test_a_help_or_version_word_may_exit_first_where_the_parser_is_not_read_whole(capsys, tmp_path, words, stop):
+    # a positional (first_stop does not read the parser): python 3.9.18-3.13.0 print the help at -h (or the version)
+    # and exit with status 0 before naming --xyz, or reading --o; the answer said status 2 alone
+    text = TRAIN.replace('"--size", nargs=2', '"size", nargs="?"').replace('"--n", type=int, default=1', '"--o"')
+    first = words[1] if words[1] != "--xyz" else "-h"
+    assert _answer(capsys, tmp_path, *words, text=text) == _off(
+        f"argparse stops the script in parse_args: {stop}; unless argparse reads {first} from run.sh:1 as the help or "
+        "a version option first, which exits with status 0")

@@ -227,14 +227,14 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
                       abbreviates) if words and flags and parse_options(ctx.tree, flags) else None
     exit_on_error = sure_to_stop(ctx.resolver, table, flags) if stop is not None else None
     if stop is None or exit_on_error is None or stop.kind == "extra" and unknown:
-        _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle)
+        _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle, words)
         return
     value = exit_on_error.value
     off = exit_on_error.arg and not (isinstance(value, ast.Constant) and value.value is True)
     if off and stop.status != 0 or stop.status == 1 and any(
             isinstance(n, ast.Attribute) and n.attr == "version" and isinstance(n.ctx, ast.Store)
             for n in ast.walk(ctx.tree)):   # (`parser.version = ...`: the version action prints it)
-        return _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle)  # (ArgumentError raised)
+        return _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle, words)  # (ArgumentError)
     script = os.path.basename(ctx.filename)
     text = words[stop.at].text
     head = "argparse stops the script in parse_args: "
@@ -285,7 +285,7 @@ def _const(flag) -> str:
                  isinstance(k.value, ast.Constant)), "")
 
 
-def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, idle=frozenset()) -> None:
+def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, idle=frozenset(), launched=()) -> None:
     """Where the launch passes an option word that the script's parser does not read and parse_args surely meets it
     (values/argv_words.py): why the script stops there, kept on given for each read of its own flags (given_values)."""
     import ast
@@ -309,7 +309,8 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
             f"exits with status 2, or raises argparse.ArgumentError ({ast.unparse(exit_on_error)} false)"
         given.stop = (f"argparse stops the script in parse_args: {g.option} from {where} takes a value and is given "
                       f"none, so argparse {then} (\"{'' if then.startswith('raises') else 'error: '}argument "
-                      f"{g.option}: expected one argument\")")
+                      f"{g.option}: expected one argument\")"
+                      f"{_exits_first(launched, table, abbreviates, where, g.word)}")
         return
     w = words[0]
     option = w.text.partition("=")[0]
@@ -321,7 +322,28 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
     then = f"; python 3.13 raises argparse.ArgumentError there instead ({ast.unparse(exit_on_error)}, line " \
         f"{exit_on_error.value.lineno}), which stops it too" if off else ""
     given.stop = (f"argparse stops the script in parse_args: {shown} from {where} is no option {script} defines"
-                  f"{note}, so argparse exits with status 2 (\"error: unrecognized arguments\", naming {shown}){then}")
+                  f"{note}, so argparse exits with status 2 (\"error: unrecognized arguments\", naming {shown}){then}"
+                  f"{_exits_first(launched, table, abbreviates, where)}")
+
+
+def _exits_first(words, table, abbreviates, where: str, before=None) -> str:
+    """Where a word before `--` (and before the word `before`) may be read as the help option or a version option,
+    which exits with status 0 before an unrecognized word is named at the end, or a word after it read (python
+    3.9-3.13): said, as the other end; "" where none may."""
+    from ..values.argv_words import read_as
+    for w in words:
+        if w is before or w.text == "--":
+            break
+        option = w.text.partition("=")[0]
+        if option in table:
+            exits = table[option].action == "version"
+        else:
+            exits = w.text[:2] == "-h" or len(option) > 2 and "--help".startswith(option) or \
+                any(f.action == "version" for f in read_as(w.text, table, abbreviates))
+        if exits:
+            return f"; unless argparse reads {w.text} from {where} as the help or a version option first, which " \
+                "exits with status 0"
+    return ""
 
 
 def _replaced(ctx, setup, setups):
