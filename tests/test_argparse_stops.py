@@ -287,14 +287,15 @@ def test_a_single_dash_switch_given_a_value_depends_on_the_python_release():
     from flake8_npuprof.values.argv_words import first_stop
     table = _table([[["-x"], {"action": "store_true"}], [["-a", "--alpha"], {"nargs": 1}]])
     assert first_stop(["-x=a b"], table, lambda flag: True) is None
-    assert first_stop(["--prof=a b"], table, lambda flag: True).why == "argument --prof: ignored explicit argument 'a b'"
+    said = first_stop(["--prof=a b"], table, lambda flag: True)
+    assert said.why == "argument --prof: ignored explicit argument 'a b'"
 
 
 @pytest.mark.parametrize("words, stop", [
     (["--prof", "--xyz", "-h"], "--xyz from run.sh:1 is no option train.py defines, so argparse exits with status 2 "
                                 "(\"error: unrecognized arguments\", naming --xyz)"),
-    (["--prof", "--version", "--o"], "--o from run.sh:1 takes a value and is given none, so argparse exits with status 2 "
-                                     "(\"error: argument --o: expected one argument\")"),
+    (["--prof", "--version", "--o"], "--o from run.sh:1 takes a value and is given none, so argparse exits with "
+                                     "status 2 (\"error: argument --o: expected one argument\")"),
 ])
 def test_a_help_or_version_word_may_exit_first_where_the_parser_is_not_read_whole(capsys, tmp_path, words, stop):
     # a positional (first_stop does not read the parser): python 3.9.18-3.13.0 print the help at -h (or the version)
