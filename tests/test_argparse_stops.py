@@ -305,3 +305,14 @@ def test_a_help_or_version_word_may_exit_first_where_the_parser_is_not_read_whol
     assert _answer(capsys, tmp_path, *words, text=text) == _off(
         f"argparse stops the script in parse_args: {stop}; unless argparse reads {first} from run.sh:1 as the help or "
         "a version option first, which exits with status 0")
+
+
+@pytest.mark.parametrize("first", ["-h", "--version"])
+def test_a_flag_s_own_stop_names_a_help_or_version_word_before_it(capsys, tmp_path, first):
+    # argparse reads the words in order: python 3.9.18-3.13.0 print the help (or version) and exit with status 0
+    # before --prof=1 is read; the answer (the parser not read whole: a positional) said status 2 alone
+    text = TRAIN.replace('"--size", nargs=2', '"size", nargs="?"')
+    assert _answer(capsys, tmp_path, first, "--prof=1", text=text) == _off(
+        "argparse stops the script in parse_args: --prof (store_true) takes no value, and --prof=1 from run.sh:1 "
+        f"gives it one, so argparse exits with status 2; unless argparse reads {first} from run.sh:1 as the help or "
+        "a version option first, which exits with status 0")

@@ -223,6 +223,12 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
     idle = unparsed(ctx.tree, flags)        # (another parser's: its words are unrecognized where it is not parsed)
+    note = ""
+    for w in words:                         # (a flag's own stop, said where its word is read: values/launch_args.py)
+        if w.text == "--":
+            break
+        given.exits_before[id(w)] = note
+        note = note or _exits_first([w], table, abbreviates, where)
     stop = first_stop([w.text for w in words], {o: f for o, f in table.items() if id(f.call) not in idle},
                       abbreviates) if words and flags and parse_options(ctx.tree, flags) else None
     exit_on_error = sure_to_stop(ctx.resolver, table, flags) if stop is not None else None
