@@ -316,3 +316,13 @@ def test_a_flag_s_own_stop_names_a_help_or_version_word_before_it(capsys, tmp_pa
         "argparse stops the script in parse_args: --prof (store_true) takes no value, and --prof=1 from run.sh:1 "
         f"gives it one, so argparse exits with status 2; unless argparse reads {first} from run.sh:1 as the help or "
         "a version option first, which exits with status 0")
+
+
+def test_a_literal_with_a_leading_blank_is_not_one_on_python_3_9(capsys, tmp_path):
+    # ast.literal_eval(" True"): python 3.10.13-3.13.0 strip the blank (True: the script runs and profiles), 3.9.18
+    # raises IndentationError, which argparse does not catch (status 1); the answer was "yes" outright
+    text = TRAIN.replace('"--prof", action="store_true"', '"--prof", type=ast.literal_eval, default=False').replace(
+        "import argparse\n", "import argparse\nimport ast\n")
+    assert _answer(capsys, tmp_path, "--prof", " True", text=text) == [
+        "train.py: torch_npu's profiler collects (when args.prof) (emulate train.py for its steps and folders)",
+        "usable data: yes (where its conditions hold)"]     # (as for a literal not read here: `--prof [1]`)

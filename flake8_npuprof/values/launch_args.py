@@ -206,11 +206,11 @@ def _given_values(flag, given: Dict[str, Given], type_function, defined_at: str,
                 return _raises(flag, g, kind, "ValueError", defined_at, caught)
         if getattr(flag.type_node, "attr", None) == "literal_eval" or kind == "literal_eval":
             import ast
+            if text[:1] in (" ", "\t"):      # python 3.10+ strip them first; 3.9 raises IndentationError (status 1)
+                return [U(f"{g.option} from {g.where} is not a Python literal on every python")]
             try:                            # `type=ast.literal_eval`: "False" is False, "1" is 1
                 value = ast.literal_eval(text)
             except (ValueError, SyntaxError) as e:
-                if text[:1] in (" ", "\t"):  # python 3.10+ strips them first; 3.9 raises IndentationError
-                    return [U(f"{g.option} from {g.where} is not a Python literal on every python")]
                 return _raises(flag, g, "literal_eval", type(e).__name__, defined_at, caught)
             except (TypeError, MemoryError, RecursionError):
                 return [U(f"{g.option} from {g.where} is not a Python literal")]
