@@ -78,7 +78,7 @@ def option_word(text: str, table) -> bool:
         return False
     if _NUMBER.match(text):
         return any(_NUMBER.match(o) for o in table)
-    return " " not in text or text.startswith("--") and text.partition("=")[0] in table
+    return " " not in text or text.partition("=")[0] in table      # (`-n=a b` too: its part before = is an option)
 
 
 def takes_one(flag: FlagDef) -> bool:
