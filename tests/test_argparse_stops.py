@@ -328,10 +328,12 @@ def test_a_literal_with_a_leading_blank_is_not_one_on_python_3_9(capsys, tmp_pat
         "usable data: yes (where its conditions hold)"]     # (as for a literal not read here: `--prof [1]`)
 
 
-def test_a_single_dash_option_with_a_value_is_an_option_where_the_word_holds_a_blank(capsys, tmp_path):
+@pytest.mark.parametrize("word", ["-n=a b", "--nu=a b", "-na b"])
+def test_a_single_dash_option_with_a_value_is_an_option_where_the_word_holds_a_blank(capsys, tmp_path, word):
     # `--m "-n=a b"`: -n is an option, so argparse reads the word as -n given 'a b' (its part before = is one) and
     # --m is given none (python 3.9.18-3.13.0: "argument --m: expected one argument", status 2); the answer was "yes"
-    text = TRAIN.replace('"--size", nargs=2', '"size", nargs="?"').replace('"--n", type=int', '"-n", "--n", type=int')
-    assert _answer(capsys, tmp_path, "--prof", "--m", "-n=a b", text=text) == _off(
+    # (an abbreviation too: --nu=a b of --num, -na b of -n given 'a b')
+    text = TRAIN.replace('"--size", nargs=2', '"size", nargs="?"').replace('"--n", type=int', '"-n", "--num", type=int')
+    assert _answer(capsys, tmp_path, "--prof", "--m", word, text=text) == _off(
         "argparse stops the script in parse_args: --m from run.sh:1 takes a value and is given none, so argparse exits "
         "with status 2 (\"error: argument --m: expected one argument\")")

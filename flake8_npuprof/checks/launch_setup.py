@@ -95,7 +95,8 @@ def bind(launch: Launch, table: Dict[str, FlagDef], root: str,
             converted.setdefault(flag.dest, Given(option, HOLE, w, None, where))
         if eq:
             given[flag.dest] = Given(option, value, w, w, where)
-        elif takes_value and k < len(words) and not (flag.kind == "argparse" and option_word(words[k].text, table)):
+        elif takes_value and k < len(words) and not (
+                flag.kind == "argparse" and option_word(words[k].text, table, abbreviates)):
             given[flag.dest] = Given(option, words[k].text, w, words[k], where)
             k += 1
         elif flag.kind == "absl" and flag.py_type is bool:

@@ -70,7 +70,7 @@ def unrecognized(text: str) -> bool:
             text.partition("=")[0]))
 
 
-def option_word(text: str, table) -> bool:
+def option_word(text: str, table, abbreviates: Optional[Callable[[FlagDef], bool]] = None) -> bool:
     """Whether argparse reads the word after an option that takes one value as an option, so not as its value (python
     3.9-3.13's _parse_optional: a word that begins with `-` other than `-` itself, a negative number where the parser
     has no option like one, or a word with a space in it; `--` too): the option is then given none."""
@@ -78,7 +78,10 @@ def option_word(text: str, table) -> bool:
         return False
     if _NUMBER.match(text):
         return any(_NUMBER.match(o) for o in table)
-    return " " not in text or text.partition("=")[0] in table      # (`-n=a b` too: its part before = is an option)
+    # (`-n=a b` too: its part before = is an option; and an option's abbreviation, `--nu=a b`, `-na b`, is read as one
+    # before a blank makes a word a value)
+    return " " not in text or text.partition("=")[0] in table or \
+        abbreviates is not None and bool(read_as(text, table, abbreviates))
 
 
 def takes_one(flag: FlagDef) -> bool:
