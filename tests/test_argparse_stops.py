@@ -66,6 +66,8 @@ def test_first_stop_is_what_python_did(case):
     stop = first_stop(case["words"], _table(case["options"]), lambda flag: True)
     if ran == ["runs"]:
         assert stop is None
+    elif stop is None:                  # (an ambiguous abbreviation: not followed here)
+        assert ran[1].startswith("train.py: error: ambiguous option")
     elif ran[0] == 0:
         assert stop.status == 0 and stop.kind in ("help", "version")
     elif stop.kind == "release":        # 3.9.18 to 3.13.0 exit; 3.12.7 and 3.13.1 read `--` anew (gh-53780)
@@ -205,7 +207,8 @@ def test_a_parser_not_followed_whole_is_not_said_to_stop_at_help(capsys, tmp_pat
     # fromfile_prefix_chars: not read here, so the stop at -h is not said (the answer is what it was before)
     for old, new in (('"--size", nargs=2', '"size", nargs="?"'), ('"--m", choices', '"--m", required=True, choices'),
                      ("ArgumentParser()", "ArgumentParser(add_help=False)"),
-                     ("ArgumentParser()", "ArgumentParser(fromfile_prefix_chars='@')")):
+                     ("ArgumentParser()", "ArgumentParser(fromfile_prefix_chars='@')"),
+                     ('"--n", type=int', '"-1", "--n", type=int')):     # (-1 an option: -1.5 is one too)
         assert not any("-h from run.sh:1" in line for line in _answer(capsys, tmp_path, "--prof", "-h",
                                                                       text=TRAIN.replace(old, new))), new
 
@@ -223,3 +226,114 @@ def test_words_the_walk_does_not_know():
         f"--output=/d/{HOLE} -h": (0, "help"), f"--output /d/{HOLE} -h": (0, "help"), f"{HOLE} -h": None,
         f"--output {HOLE} -h": None, f"--n={HOLE} -h": None, f"--prof -- {HOLE}": (None, "release"),
         f"--prof -- /d/{HOLE}": (2, "dashdash"), f"/d/{HOLE}": None}
+
+
+def test_an_option_given_no_value_takes_its_const_as_argparse_checks_it(capsys, tmp_path):
+    # nargs="?" given no value takes const="c", which argparse converts and checks (python 3.9.18-3.13.0: "invalid
+    # choice: 'c'", status 2) before it reaches -h: the answer said -h exits with status 0
+    text = TRAIN.replace('"--m", choices', '"--m", nargs="?", const="c", choices')
+    assert _answer(capsys, tmp_path, "--prof", "--m", "-h", text=text) == _off(
+        "argparse stops the script in parse_args: --m from run.sh:1 is given no value, so it takes its const 'c', "
+        "which is not what --m takes, so argparse exits with status 2 (\"error: argument --m: invalid choice: 'c'\")")
+
+
+@pytest.mark.parametrize("words", [["--prof", "-h", "5"], ["--prof", "--help", "5"]])
+def test_a_help_option_the_script_takes_over_is_its_own(capsys, tmp_path, words):
+    # conflict_handler="resolve" gives -h (or --help) to the script's --n: python 3.9.18-3.13.0 read `-h 5` as --n 5
+    # and run the script; the answer said -h asks for the help (status 0)
+    text = TRAIN.replace("ArgumentParser()", 'ArgumentParser(conflict_handler="resolve")').replace(
+        '"--n", type=int', f'"{words[1]}", "--n", type=int')
+    assert _answer(capsys, tmp_path, *words, text=text) == [
+        "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]
+
+
+def test_an_action_class_may_make_options_of_its_own(capsys, tmp_path):
+    # argparse.BooleanOptionalAction makes --no-amp of --amp (python 3.9.18-3.13.0 ran `--prof --no-amp`): the answer
+    # said --no-amp is no option train.py defines (status 2)
+    text = TRAIN.replace('    parser.add_argument("--size"', '    parser.add_argument("--amp", action=argparse.'
+                         'BooleanOptionalAction)\n    parser.add_argument("--size"')
+    assert _answer(capsys, tmp_path, "--prof", "--no-amp", text=text) == [
+        "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]
+
+
+def test_a_version_option_with_no_version_raises(capsys, tmp_path):
+    # action="version" with no version= reads parser.version, which ArgumentParser lacks: python 3.9.18-3.13.0 raise
+    # AttributeError in parse_args (status 1); the answer said argparse prints the version and exits with status 0
+    text = TRAIN.replace('action="version", version="1.0"', 'action="version"')
+    why = ("argparse stops the script in parse_args: --version from run.sh:1 is train.py's version option (line 23), "
+           "which gives no version=: argparse's version action reads parser.version, which ArgumentParser does not "
+           "have, so parse_args raises AttributeError (status 1)")
+    off = _off(why)
+    assert _answer(capsys, tmp_path, "--prof", "--version", "-h", text=text) == [
+        off[0], off[1].replace("(line 23)", "(line 23 of train.py)")]
+
+
+def test_options_of_a_parser_that_parses_nothing_are_not_read_as_its(capsys, tmp_path):
+    # --cfg is an option of another parser, which reads no word: python 3.9.18-3.13.0 collect --cfg as unrecognized,
+    # then print the help at -h and exit with status 0; the answer said --cfg is given no value (status 2)
+    text = TRAIN.replace('    args = parser.parse_args()\n',
+                         '    other = argparse.ArgumentParser()\n    other.add_argument("--cfg")\n'
+                         '    args = parser.parse_args()\n')
+    assert _answer(capsys, tmp_path, "--prof", "--cfg", "-h", text=text) == _off(HELP)
+    # (python: "unrecognized arguments: --cfg x", status 2)
+    assert _answer(capsys, tmp_path, "--prof", "--cfg", "x", text=text) == _off(
+        "argparse stops the script in parse_args: --cfg from run.sh:1 is no option of the parser train.py parses, so "
+        "argparse exits with status 2 (\"error: unrecognized arguments\", naming --cfg)")
+
+
+def test_a_single_dash_switch_given_a_value_depends_on_the_python_release():
+    # `-x=a b` for a store_true -x: python 3.9.18-3.12.1 read -x, then -a given ' b' (they run); 3.13.0 exits with
+    # status 2 ("argument -x: ignored explicit argument 'a b'"): first_stop said status 2
+    from flake8_npuprof.values.argv_words import first_stop
+    table = _table([[["-x"], {"action": "store_true"}], [["-a", "--alpha"], {"nargs": 1}]])
+    assert first_stop(["-x=a b"], table, lambda flag: True) is None
+    said = first_stop(["--prof=a b"], table, lambda flag: True)
+    assert said.why == "argument --prof: ignored explicit argument 'a b'"
+
+
+@pytest.mark.parametrize("words, stop", [
+    (["--prof", "--xyz", "-h"], "--xyz from run.sh:1 is no option train.py defines, so argparse exits with status 2 "
+                                "(\"error: unrecognized arguments\", naming --xyz)"),
+    (["--prof", "--version", "--o"], "--o from run.sh:1 takes a value and is given none, so argparse exits with "
+                                     "status 2 (\"error: argument --o: expected one argument\")"),
+])
+def test_a_help_or_version_word_may_exit_first_where_the_parser_is_not_read_whole(capsys, tmp_path, words, stop):
+    # a positional (first_stop does not read the parser): python 3.9.18-3.13.0 print the help at -h (or the version)
+    # and exit with status 0 before naming --xyz, or reading --o; the answer said status 2 alone
+    text = TRAIN.replace('"--size", nargs=2', '"size", nargs="?"').replace('"--n", type=int, default=1', '"--o"')
+    first = words[1] if words[1] != "--xyz" else "-h"
+    assert _answer(capsys, tmp_path, *words, text=text) == _off(
+        f"argparse stops the script in parse_args: {stop}; unless argparse reads {first} from run.sh:1 as the help or "
+        "a version option first, which exits with status 0")
+
+
+@pytest.mark.parametrize("first", ["-h", "--version"])
+def test_a_flag_s_own_stop_names_a_help_or_version_word_before_it(capsys, tmp_path, first):
+    # argparse reads the words in order: python 3.9.18-3.13.0 print the help (or version) and exit with status 0
+    # before --prof=1 is read; the answer (the parser not read whole: a positional) said status 2 alone
+    text = TRAIN.replace('"--size", nargs=2', '"size", nargs="?"')
+    assert _answer(capsys, tmp_path, first, "--prof=1", text=text) == _off(
+        "argparse stops the script in parse_args: --prof (store_true) takes no value, and --prof=1 from run.sh:1 "
+        f"gives it one, so argparse exits with status 2; unless argparse reads {first} from run.sh:1 as the help or "
+        "a version option first, which exits with status 0")
+
+
+def test_a_literal_with_a_leading_blank_is_not_one_on_python_3_9(capsys, tmp_path):
+    # ast.literal_eval(" True"): python 3.10.13-3.13.0 strip the blank (True: the script runs and profiles), 3.9.18
+    # raises IndentationError, which argparse does not catch (status 1); the answer was "yes" outright
+    text = TRAIN.replace('"--prof", action="store_true"', '"--prof", type=ast.literal_eval, default=False').replace(
+        "import argparse\n", "import argparse\nimport ast\n")
+    assert _answer(capsys, tmp_path, "--prof", " True", text=text) == [
+        "train.py: torch_npu's profiler collects (when args.prof) (emulate train.py for its steps and folders)",
+        "usable data: yes (where its conditions hold)"]     # (as for a literal not read here: `--prof [1]`)
+
+
+@pytest.mark.parametrize("word", ["-n=a b", "--nu=a b", "-na b"])
+def test_a_single_dash_option_with_a_value_is_an_option_where_the_word_holds_a_blank(capsys, tmp_path, word):
+    # `--m "-n=a b"`: -n is an option, so argparse reads the word as -n given 'a b' (its part before = is one) and
+    # --m is given none (python 3.9.18-3.13.0: "argument --m: expected one argument", status 2); the answer was "yes"
+    # (an abbreviation too: --nu=a b of --num, -na b of -n given 'a b')
+    text = TRAIN.replace('"--size", nargs=2', '"size", nargs="?"').replace('"--n", type=int', '"-n", "--num", type=int')
+    assert _answer(capsys, tmp_path, "--prof", "--m", word, text=text) == _off(
+        "argparse stops the script in parse_args: --m from run.sh:1 takes a value and is given none, so argparse exits "
+        "with status 2 (\"error: argument --m: expected one argument\")")

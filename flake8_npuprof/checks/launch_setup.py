@@ -95,7 +95,8 @@ def bind(launch: Launch, table: Dict[str, FlagDef], root: str,
             converted.setdefault(flag.dest, Given(option, HOLE, w, None, where))
         if eq:
             given[flag.dest] = Given(option, value, w, w, where)
-        elif takes_value and k < len(words) and not (flag.kind == "argparse" and option_word(words[k].text, table)):
+        elif takes_value and k < len(words) and not (
+                flag.kind == "argparse" and option_word(words[k].text, table, abbreviates)):
             given[flag.dest] = Given(option, words[k].text, w, words[k], where)
             k += 1
         elif flag.kind == "absl" and flag.py_type is bool:
@@ -219,19 +220,28 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     release (given.unsure)."""
     import ast
     import os
-    from ..values.argv_words import first_stop, flag_key, parse_options, sure_to_stop
+    from ..values.argv_words import first_stop, flag_key, parse_options, sure_to_stop, unparsed
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
-    stop = first_stop([w.text for w in words], table, abbreviates) \
-        if words and flags and parse_options(ctx.tree, flags) else None
+    idle = unparsed(ctx.tree, flags)        # (another parser's: its words are unrecognized where it is not parsed)
+    note = ""
+    for w in words:                         # (a flag's own stop, said where its word is read: values/launch_args.py)
+        if w.text == "--":
+            break
+        given.exits_before[id(w)] = note
+        note = note or _exits_first([w], table, abbreviates, where)
+    stop = first_stop([w.text for w in words], {o: f for o, f in table.items() if id(f.call) not in idle},
+                      abbreviates) if words and flags and parse_options(ctx.tree, flags) else None
     exit_on_error = sure_to_stop(ctx.resolver, table, flags) if stop is not None else None
     if stop is None or exit_on_error is None or stop.kind == "extra" and unknown:
-        _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where)
+        _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle, words)
         return
     value = exit_on_error.value
     off = exit_on_error.arg and not (isinstance(value, ast.Constant) and value.value is True)
-    if off and stop.status != 0:
-        return _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where)    # (ArgumentError is raised)
+    if off and stop.status != 0 or stop.status == 1 and any(
+            isinstance(n, ast.Attribute) and n.attr == "version" and isinstance(n.ctx, ast.Store)
+            for n in ast.walk(ctx.tree)):   # (`parser.version = ...`: the version action prints it)
+        return _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle, words)  # (ArgumentError)
     script = os.path.basename(ctx.filename)
     text = words[stop.at].text
     head = "argparse stops the script in parse_args: "
@@ -240,20 +250,28 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     elif stop.kind == "version":
         line = table[text].call.lineno
         why = f"{text} from {where} is {script}'s version option (line {line}), so argparse prints the version " \
-            "and exits with status 0"
+            "and exits with status 0" if stop.status == 0 else f"{text} from {where} is {script}'s version option " \
+            f"(line {line}), which gives no version=: argparse's version action reads parser.version, which " \
+            "ArgumentParser does not have, so parse_args raises AttributeError (status 1)"
     elif stop.kind == "value":
         flag = table[text.partition("=")[0]]
         spelled = " ".join(w.text for w in words[stop.at:stop.end])
         why = f"{flag.option} ({flag.action}) takes no value, and {spelled} from {where} gives it one, so argparse " \
             "exits with status 2" if flag.action in ("store_true", "store_false") else \
             f"{spelled} from {where} takes a value and is given none, so argparse exits with status 2 " \
-            f"(\"error: {stop.why}\")" if spelled == flag.option else \
+            f"(\"error: {stop.why}\")" if spelled == flag.option and ": expected " in stop.why else \
+            f"{spelled} from {where} is given no value, so it takes its const {_const(flag)}, which is not what " \
+            f"{flag.option} takes, so argparse exits with status 2 (\"error: {stop.why}\")" if spelled == flag.option \
+            else \
             f"{spelled} from {where} is not what {flag.option} takes, so argparse exits with status 2 " \
             f"(\"error: {stop.why}\")"
     elif stop.kind == "dashdash":
         rest = next((w.text for w in words[stop.at + 1:] if w.known), "what follows")
         why = f"{rest} after -- from {where} is no argument {script} takes (it defines no positional argument), so " \
             "argparse exits with status 2 (\"error: unrecognized arguments\")"
+    elif stop.kind == "extra" and len(text) > 1 and text[0] == "-":     # (an option of a parser never parsed)
+        why = f"{text} from {where} is no option of the parser {script} parses, so argparse exits with status 2 " \
+            f"(\"error: unrecognized arguments\", naming {text})"
     elif stop.kind == "extra":
         why = f"{text} from {where} is a value no option of {script} takes (it defines no positional argument), so " \
             f"argparse exits with status 2 (\"error: unrecognized arguments\", naming {text})"
@@ -267,7 +285,14 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     given.stop_calls = frozenset(flag_key(f) for f in flags)
 
 
-def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str) -> None:
+def _const(flag) -> str:
+    """The const= of a flag, as python writes it."""
+    import ast
+    return next((repr(k.value.value) for k in flag.call.keywords if k.arg == "const" and
+                 isinstance(k.value, ast.Constant)), "")
+
+
+def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, idle=frozenset(), launched=()) -> None:
     """Where the launch passes an option word that the script's parser does not read and parse_args surely meets it
     (values/argv_words.py): why the script stops there, kept on given for each read of its own flags (given_values)."""
     import ast
@@ -275,7 +300,7 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str) -
     from ..values.argv_words import flag_key, read_as, sure_to_stop, takes_one, unrecognized
     words = [w for w in unknown if HOLE not in w.text.partition("=")[0] and unrecognized(w.text) and
              not read_as(w.text, table, abbreviates)]
-    own = {id(f.call) for f in ctx.resolver.flags}
+    own = {id(f.call) for f in ctx.resolver.flags} - idle    # (idle: flags of a parser never parsed)
     bare = [g for g in given.values() if isinstance(g, Given) and g.text is None and g.option in table and
             id(table[g.option].call) in own and takes_one(table[g.option])]
     exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags) if words or bare else None
@@ -291,7 +316,8 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str) -
             f"exits with status 2, or raises argparse.ArgumentError ({ast.unparse(exit_on_error)} false)"
         given.stop = (f"argparse stops the script in parse_args: {g.option} from {where} takes a value and is given "
                       f"none, so argparse {then} (\"{'' if then.startswith('raises') else 'error: '}argument "
-                      f"{g.option}: expected one argument\")")
+                      f"{g.option}: expected one argument\")"
+                      f"{_exits_first(launched, table, abbreviates, where, g.word)}")
         return
     w = words[0]
     option = w.text.partition("=")[0]
@@ -303,7 +329,28 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str) -
     then = f"; python 3.13 raises argparse.ArgumentError there instead ({ast.unparse(exit_on_error)}, line " \
         f"{exit_on_error.value.lineno}), which stops it too" if off else ""
     given.stop = (f"argparse stops the script in parse_args: {shown} from {where} is no option {script} defines"
-                  f"{note}, so argparse exits with status 2 (\"error: unrecognized arguments\", naming {shown}){then}")
+                  f"{note}, so argparse exits with status 2 (\"error: unrecognized arguments\", naming {shown}){then}"
+                  f"{_exits_first(launched, table, abbreviates, where)}")
+
+
+def _exits_first(words, table, abbreviates, where: str, before=None) -> str:
+    """Where a word before `--` (and before the word `before`) may be read as the help option or a version option,
+    which exits with status 0 before an unrecognized word is named at the end, or a word after it read (python
+    3.9-3.13): said, as the other end; "" where none may."""
+    from ..values.argv_words import read_as
+    for w in words:
+        if w is before or w.text == "--":
+            break
+        option = w.text.partition("=")[0]
+        if option in table:
+            exits = table[option].action == "version"
+        else:
+            exits = w.text[:2] == "-h" or len(option) > 2 and "--help".startswith(option) or \
+                any(f.action == "version" for f in read_as(w.text, table, abbreviates))
+        if exits:
+            return f"; unless argparse reads {w.text} from {where} as the help or a version option first, which " \
+                "exits with status 0"
+    return ""
 
 
 def _replaced(ctx, setup, setups):

@@ -70,7 +70,7 @@ def unrecognized(text: str) -> bool:
             text.partition("=")[0]))
 
 
-def option_word(text: str, table) -> bool:
+def option_word(text: str, table, abbreviates: Optional[Callable[[FlagDef], bool]] = None) -> bool:
     """Whether argparse reads the word after an option that takes one value as an option, so not as its value (python
     3.9-3.13's _parse_optional: a word that begins with `-` other than `-` itself, a negative number where the parser
     has no option like one, or a word with a space in it; `--` too): the option is then given none."""
@@ -78,7 +78,10 @@ def option_word(text: str, table) -> bool:
         return False
     if _NUMBER.match(text):
         return any(_NUMBER.match(o) for o in table)
-    return " " not in text or text.startswith("--") and text.partition("=")[0] in table
+    # (`-n=a b` too: its part before = is an option; and an option's abbreviation, `--nu=a b`, `-na b`, is read as one
+    # before a blank makes a word a value)
+    return " " not in text or text.partition("=")[0] in table or \
+        abbreviates is not None and bool(read_as(text, table, abbreviates))
 
 
 def takes_one(flag: FlagDef) -> bool:
@@ -114,6 +117,9 @@ def sure_to_stop(resolver, table, own: Iterable[FlagDef]) -> Optional[ast.keywor
                 parsed.add(_name(n.func.value))
             if name == "add_argument":
                 nargs = next((k.value for k in n.keywords if k.arg == "nargs"), None)
+                action = next((k.value for k in n.keywords if k.arg == "action"), None)
+                if action is not None and not (isinstance(action, ast.Constant) and isinstance(action.value, str)):
+                    return None         # an Action class may make options (BooleanOptionalAction: --no-amp)
                 if any(not (isinstance(a, ast.Constant) and isinstance(a.value, str)) for a in n.args) or \
                         any(k.arg is None for k in n.keywords) or nargs is not None and not (
                             isinstance(nargs, ast.Constant) and (nargs.value in _NARGS or type(nargs.value) is int)):
@@ -147,7 +153,8 @@ def sure_to_stop(resolver, table, own: Iterable[FlagDef]) -> Optional[ast.keywor
 
 
 class Stop(NamedTuple):
-    """Where python's argparse stops reading a launch's words (first_stop): status 0 (help, version), 2 (an error),
+    """Where python's argparse stops reading a launch's words (first_stop): status 0 (help, version), 1 (a version
+    option with no version=: AttributeError), 2 (an error),
     None where it depends on the python release; at: the word's index; kind: "help", "version", "value" (a value
     the option does not take: why says argparse's own message), "extra" (a word no option reads: argparse names it
     after reading them all), "dashdash" (`--` then more words), "release" (a closing `--`)."""
@@ -171,6 +178,14 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
     listed; words no option reads it names at the end (status 2). None where a word is not known before any of these
     (one that begins not known may be several, or none), or is read in a way not followed here (an abbreviation,
     another action, a type= function)."""
+    for text in texts[:texts.index("--") if "--" in texts else len(texts)]:
+        # (argparse sorts every word before it reads one: an ambiguous abbreviation stops it first, python 3.9-3.13)
+        if HOLE in text or text.partition("=")[0] in (*table, "-h", "--help"):
+            continue
+        if _optional(text, table) and (len(read_as(text, table, abbreviates)) + _of_help(text) > 1 or
+                                       text.startswith("--=")) or " " in text and \
+                (read_as(text, table, abbreviates) or _of_help(text)):
+            return None                 # (`--=`: every `--` option's abbreviation; `--ab=a b` is one, --abc's)
     extras: List[int] = []
     k = 0
     while k < len(texts):
@@ -199,9 +214,13 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
             continue
         kw = {a.arg: a.value for a in flag.call.keywords}
         action = flag.action or ("store" if "action" not in kw else "")
-        if action == "version":
-            return Stop(0, k, "version") if not eq else None
+        if action == "version":         # (no version=: it reads parser.version, which python 3.9-3.13 lack)
+            version = kw.get("version")
+            return None if eq else Stop(0, k, "version") if version is not None and not (
+                isinstance(version, ast.Constant) and version.value is None) else Stop(1, k, "version")
         if action in ("store_true", "store_false"):
+            if eq and option[1] != "-":
+                return None             # (`-x=a b`: python 3.9 reads -x then -a; 3.13 refuses 'a b')
             if eq:
                 return Stop(2, k, "value", f"argument {_label(flag)}: ignored explicit argument '{value}'", k + 1) \
                     if HOLE not in value else None
@@ -228,6 +247,11 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
             need = _ERROR.get(n) if not isinstance(n, int) else \
                 ("expected 1 argument" if n == 1 else f"expected {n} arguments")
             return Stop(2, k, "value", f"argument {_label(flag)}: {need}", j)
+        const = kw.get("const")
+        if n == "?" and not taken and const is not None:    # (python 3.9-3.13 convert and check a str const=)
+            if not isinstance(const, ast.Constant):
+                return None
+            taken = [const.value] if isinstance(const.value, str) else []
         bad = _rejected(flag, kw, taken)
         if bad is None:
             return None
@@ -235,6 +259,12 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
             return Stop(2, k, "value", f"argument {_label(flag)}: {bad}", j)
         k = j
     return _extra(texts, extras) if extras else None
+
+
+def _of_help(text: str) -> bool:
+    """Whether argparse may read an option word that is not -h or --help as help's (an abbreviation, -h with more)."""
+    option = text.partition("=")[0]
+    return text[:2] == "-h" or len(option) > 2 and "--help".startswith(option)
 
 
 def _extra(texts: List[str], extras: List[int]) -> Optional[Stop]:
@@ -245,20 +275,45 @@ def _extra(texts: List[str], extras: List[int]) -> Optional[Stop]:
 
 def parse_options(tree: ast.AST, flags: Iterable[FlagDef]) -> bool:
     """Whether first_stop may read a launch's words for the script's parser: each parser keeps its help option (no
-    add_help= given) and reads no word from a file (no fromfile_prefix_chars=); none of its own flags is positional
-    or required, and none is in a mutually exclusive group (argparse stops on two of one group where they come)."""
+    add_help= given, no conflict_handler= that lets a flag take -h or --help) and reads no word from a file (no
+    fromfile_prefix_chars=); none of its own flags is positional, required or -h/--help, and none is in a mutually
+    exclusive group (argparse stops on two of one group where they come)."""
     for n in ast.walk(tree):
         name = _name(n.func) if isinstance(n, ast.Call) else ""
-        if name in _PARSER and any(k.arg in ("add_help", "fromfile_prefix_chars") for k in getattr(n, "keywords", ())) \
+        if name in _PARSER and any(k.arg in ("add_help", "fromfile_prefix_chars", "conflict_handler")
+                                   for k in getattr(n, "keywords", ())) \
                 or name.endswith(".add_mutually_exclusive_group"):
             return False
     for f in flags:
+        if any(_NUMBER.match(str(getattr(a, "value", ""))) for a in f.call.args):
+            return False                # (-1 an option: argparse reads -1.5 and the like as options too)
         first = f.call.args[0] if f.call.args else None
         if not (isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value.startswith("-")) or \
+                any(getattr(a, "value", None) in ("-h", "--help") for a in f.call.args) or \
                 any(k.arg == "required" and not (isinstance(k.value, ast.Constant) and k.value.value is False)
                     for k in f.call.keywords):
             return False
     return True
+
+
+def unparsed(tree: ast.AST, flags: Iterable[FlagDef]) -> set:
+    """id(call) of the flags added to a parser the file makes (`other = argparse.ArgumentParser()`, or a group of it)
+    and never calls parse_args on: python's parse_args of the other parser does not read them (a word of theirs is
+    unrecognized there)."""
+    made, parsed, groups = set(), set(), {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call):
+            call = _name(n.value.func)
+            for t in n.targets:
+                if call in _PARSER:
+                    made.add(_name(t))
+                elif call.rsplit(".", 1)[-1] in _GROUPS:
+                    groups[_name(t)] = call.rsplit(".", 1)[0]
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "parse_args":
+            parsed.add(_name(n.func.value))
+    idle = made - parsed - {""}
+    return {id(f.call) for f in flags if isinstance(f.call.func, ast.Attribute) and
+            (_name(f.call.func.value) in idle or groups.get(_name(f.call.func.value)) in idle)}
 
 
 def _label(flag: FlagDef) -> str:

@@ -46,6 +46,7 @@ class Passed(dict):
         self.stop_calls: frozenset = frozenset()    # argv_words.flag_key of the flags that stop holds for
         self.stop_first = False         # stop is the first argparse meets: it holds over a flag's own
         self.unsure = False             # whether parse_args stops there depends on the python release (stop says)
+        self.exits_before: Dict[int, str] = {}  # id(word) -> the help or version word before it, said (launch_setup)
 BOOL_TRUE = ("true", "t", "1")
 BOOL_FALSE = ("false", "f", "0")
 ARGPARSE_ERRORS = ("ArgumentTypeError", "TypeError", "ValueError")     # what a type function raises that argparse
@@ -118,8 +119,12 @@ def given_values(flag, given: Dict[str, Given], type_function=None, defined_at: 
         return [U(f"argparse stops the script before {flag.option} is read", flag.py_type, stops=stop)]
     g = given.get(flag.dest)
     if found is not None and g is not None and flag.kind == "argparse":
-        return _chosen(flag, g, found, defined_at, caught) or found
-    return found
+        found = _chosen(flag, g, found, defined_at, caught) or found
+    # (argparse reads the words in order: a help or version word before this one exits first, with status 0)
+    g = g or getattr(given, "abbreviated", {}).get(flag.dest)
+    first = getattr(given, "exits_before", {}).get(id(g.word), "") if g is not None else ""
+    return [v._replace(stops=v.stops + first) if isinstance(v, U) and v.stops else v for v in found] \
+        if first and found else found
 
 
 def _chosen(flag, g: Given, found: list, defined_at: str, caught: int) -> Optional[list]:
@@ -201,11 +206,11 @@ def _given_values(flag, given: Dict[str, Given], type_function, defined_at: str,
                 return _raises(flag, g, kind, "ValueError", defined_at, caught)
         if getattr(flag.type_node, "attr", None) == "literal_eval" or kind == "literal_eval":
             import ast
+            if text[:1] in (" ", "\t"):      # python 3.10+ strip them first; 3.9 raises IndentationError (status 1)
+                return [U(f"{g.option} from {g.where} is not a Python literal on every python")]
             try:                            # `type=ast.literal_eval`: "False" is False, "1" is 1
                 value = ast.literal_eval(text)
             except (ValueError, SyntaxError) as e:
-                if text[:1] in (" ", "\t"):  # python 3.10+ strips them first; 3.9 raises IndentationError
-                    return [U(f"{g.option} from {g.where} is not a Python literal on every python")]
                 return _raises(flag, g, "literal_eval", type(e).__name__, defined_at, caught)
             except (TypeError, MemoryError, RecursionError):
                 return [U(f"{g.option} from {g.where} is not a Python literal")]

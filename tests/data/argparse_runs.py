@@ -45,6 +45,17 @@ CASES = [
     [[], True, ["--prof", "--xyz"]],
     [[[["--n"], {"type": "int"}]], False, ["--n", "x"]],
     [[[["--n"], {"type": "int"}]], False, ["--xyz", "-h"]],
+    # nargs="?" given no value takes its const=, converted and checked where it is a string
+    [[[["--c"], {"nargs": "?", "const": "z", "choices": ["a"]}]], True, ["--c", "-h"]],
+    [[[["--c"], {"nargs": "?", "const": "x", "type": "int"}]], True, ["--c", "--prof"]],
+    [[[["--c"], {"nargs": "?", "const": "5", "type": "int", "choices": [5]}]], True, ["--c", "-h"]],
+    [[[["--c"], {"nargs": "?", "const": 7, "type": "int", "choices": [5]}]], True, ["--c", "-h"]],
+    # argparse sorts every word before it reads any: an ambiguous abbreviation anywhere stops it first
+    [[[["-a", "--alpha"], {}], [["--abc"], {"action": "store_true"}]], True, ["--help", "--a"]],
+    [[[["-a", "--alpha"], {}], [["--abc"], {"action": "store_true"}]], True, ["--alpha", "x", "--abc=1", "--a=1"]],
+    [[[["-a", "--alpha"], {}], [["--abc"], {"action": "store_true"}]], True, ["-h", "--", "--a"]],
+    # an abbreviation is an option before a word with a space in it is a value: --ab=a b is --abc's
+    [[[["--abc"], {"nargs": "+"}]], True, ["--ab=a b"]],
 ]
 
 RUN = """
