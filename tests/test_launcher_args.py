@@ -1600,3 +1600,50 @@ def test_a_value_among_the_flag_choices_or_not_known(tmp_path, capsys, word):
     (tmp_path / "run.sh").write_text(f"python3 train.py {word}\n")
     main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
     assert "argparse stops" not in capsys.readouterr().out
+
+
+TRAINER = ("from npu_bridge.npu_init import *\nimport tensorflow as tf\n\n\ndef train(args):\n"
+           "    config = tf.ConfigProto()\n"
+           "    custom_op = config.graph_options.rewrite_options.custom_optimizers.add()\n"
+           "    custom_op.name = 'NpuOptimizer'\n    if args.profiling:\n"
+           "        custom_op.parameter_map['profiling_mode'].b = True\n"
+           "        custom_op.parameter_map['profiling_options'].s = tf.compat.as_bytes("
+           "'{\"output\":\"%s\",\"task_trace\":\"on\"}' % args.dump)\n"
+           "    with tf.Session(config=config) as sess:\n        sess.run(1)\n")
+
+
+@pytest.mark.parametrize("word, usable", [
+    # python 3.9.18 and 3.13.0: "error: argument --profiling: invalid int value: 'True'", status 2, before train()
+    ("--profiling=True", "no (pkg/trainer.py, which run_training.py imports: line 10 of trainer.py: not run in this "
+                         "launch (in train(), which run_training.py calls only after its parse_args): argparse stops "
+                         "the script in parse_args: --profiling=True from run.sh:1 is not what --profiling takes, so "
+                         "argparse exits with status 2 (\"error: argument --profiling: invalid int value: 'True'\"))"),
+    ("--profiling=1", "yes; afterwards run: msprof --export=on --output=/tmp/p/PROF_*")])
+def test_a_setup_in_an_imported_function_the_script_calls_after_a_stopping_parse_args(tmp_path, capsys, word, usable):
+    # AVOD's launcher passes --profiling=True to `type=int`, and trainer.py's train(args) holds the NpuOptimizer: it
+    # said "unknown (... collects when `args.profiling` ...; whether that holds in this launch is not known here)"
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "trainer.py").write_text(TRAINER)
+    (tmp_path / "run_training.py").write_text(
+        "import argparse\nfrom pkg import trainer\n\n\ndef main():\n    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--profiling', type=int, default=0)\n"
+        "    parser.add_argument('--dump', type=str, default='./out')\n    args = parser.parse_args()\n"
+        "    trainer.train(args)\n\n\nif __name__ == '__main__':\n    main()\n")
+    (tmp_path / "run.sh").write_text(f"python3 run_training.py {word} --dump=/tmp/p\n")
+    main(["emulate", "--cann", "8.0", "--soc", "910B", str(tmp_path / "run.sh")])
+    assert [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("usable data")] == [
+        f"usable data: {usable}"]
+
+
+def test_a_setup_an_imported_module_runs_at_its_import_is_not_after_the_stop(tmp_path, capsys):
+    # the import runs before parse_args: a setup at the module's top level is not said to be stopped
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "trainer.py").write_text(TRAINER + "\n\ntrain(None)\n")
+    (tmp_path / "run_training.py").write_text(
+        "import argparse\nfrom pkg import trainer\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--profiling', type=int, default=0)\nargs = parser.parse_args()\ntrainer.train(args)\n")
+    (tmp_path / "run.sh").write_text("python3 run_training.py --profiling=True\n")
+    main(["emulate", "--cann", "8.0", "--soc", "910B", str(tmp_path / "run.sh")])
+    assert "calls only after its parse_args" not in capsys.readouterr().out

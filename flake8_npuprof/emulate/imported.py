@@ -167,6 +167,9 @@ def _module(w, launch, ls, module: Module, lookup, target, base, environ, judge)
         s = _never_read_again(ls, module, lookup, tree, s)
         (setups if s.reached is not False else guarded).append(s)
     name = os.path.basename(module.path)
+    stopped = _after_a_stop(ls, module, lookup, ctx, setups)
+    if stopped:
+        return Followed("no profiling", stopped, False, None, tuple(decided))
     if not setups:
         return Followed("no profiling", f"its setup{'s' if len(guarded) > 1 else ''} (line "
                         f"{', '.join(str(s.line) for s in guarded)}) run{'' if len(guarded) > 1 else 's'} only under "
@@ -276,6 +279,41 @@ def runs_in_launch(ls, module: Module, lookup, ctx, node: ast.AST) -> Tuple[Opti
     lines = ", ".join(str(n.lineno) for n, _ in refs)
     return False, (), (f"{script} calls {name}() only at line{'s' if len(refs) > 1 else ''} {lines}, where "
                        f"{falses[0]}")
+
+
+def _after_a_stop(ls, module: Module, lookup, ctx, setups) -> str:
+    """Why none of the module's setups runs where the script stops in its parse_args in this launch (given.stop) and
+    each is in a module-level function the script calls only after that parse_args (checks/launch_setup.after_parse),
+    which no other code of the module or of the modules the script imports names; "" otherwise."""
+    from ..checks.launch_setup import after_parse
+    given = ls.given
+    stop = getattr(given, "stop", "")
+    if not setups or not stop or getattr(given, "unsure", False):
+        return ""
+    functions = {}
+    for s in setups:
+        if s.anchor is None:
+            return ""
+        holder = ctx.sites.scope_of.at(s.anchor, ctx.sites.module)
+        while holder is not None and holder.parent is not None and holder.parent.parent is not None:
+            holder = holder.parent
+        if holder is None or holder.kind != "function":
+            return ""                   # (module-level code runs at the import, before parse_args)
+        functions[holder.node.name] = s
+    stem = os.path.splitext(os.path.basename(module.path))[0]
+    for fn in functions:
+        refs = _references(ls, module, lookup, fn)
+        if not refs or not all(after_parse(ls.ctx, n) for n, _ in refs) or \
+                any(isinstance(n, ast.Name) and n.id == fn for n in ast.walk(ctx.tree)):
+            return ""
+        word = re.compile(rf"\b{re.escape(fn)}\b")
+        if any(other.path != module.path and word.search(other.src.text) and _names(other.tree, fn, stem) is not None
+               for other in lookup.imported_modules()):
+            return ""
+    lines = ", ".join(str(s.line) for s in setups)
+    return (f"line{'s' if len(setups) > 1 else ''} {lines} of {os.path.basename(module.path)}: not run in this launch "
+            f"(in {', '.join(f + '()' for f in functions)}, which {os.path.basename(ls.ctx.filename)} calls only "
+            f"after its parse_args): {stop}")
 
 
 def _placed(results, why: str, verdict: str) -> str:
