@@ -560,6 +560,12 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
         followed = follow_mindspeed_mm(w, launch, ls, target, environ)
     if other is None and followed is None:
         return None
+    if other and other != launch.script and followed is None and w.inside is not None and \
+            not within(other, w.inside):
+        # --no-outside: a module outside the project is neither replayed nor quoted (as a sourced file is not read)
+        why = f"{os.path.basename(launch.script)} imports {other}: outside the project, which --no-outside " \
+            "leaves unread"
+        return "unknown", why, None, dict(report, unmodelled=why), (), False
     if other and other != launch.script and followed is None:
         from .imported import follow
         followed = follow(w, launch, ls, target, base, environ, (_verdict, _cause))

@@ -20,7 +20,7 @@ from ..source.text import HOLE, StrValue
 from ..values.launch_args import Word
 from .command_line import NOT_STARTING, PREFIXES, PYTHON, SHELLS, _SCRIPT_PATH, Prefix, _after_prefix, _dropped, \
     _shell_operand, grammar_of, read_prefix
-from .state import Command, Setting
+from .state import Command, Setting, within
 from .walk import Walk
 
 if TYPE_CHECKING:       # (imported where msprof is met: 1.5 M instructions of a walk's first import without it)
@@ -80,7 +80,7 @@ def steps(walk: Walk) -> List[Launch]:
     MAX_LAUNCHES + 1 are returned: one more than that says the rest was not followed."""
     out = []
     for cmd in walk.commands:
-        found = _launch(cmd, walk.start)
+        found = _launch(cmd, walk.start, walk.inside)
         if found is not None:
             out.append(found)
             if len(out) > MAX_LAUNCHES:
@@ -98,13 +98,17 @@ def launches_in(walk: Walk, path: str) -> Iterator[Launch]:
     stops at MAX_LAUNCHES + 1 of all files')."""
     for cmd in walk.commands:
         if cmd.path == path:
-            found = _launch(cmd, walk.start)
+            found = _launch(cmd, walk.start, walk.inside)
             if found is not None:
                 yield found
 
 
-def _launch(cmd: Command, start: str) -> Optional[Launch]:
+def _launch(cmd: Command, start: str, inside: Optional[str] = None) -> Optional[Launch]:
     found = _launch_of(cmd, start)
+    if found is not None and found.script and inside is not None and not within(found.script, inside):
+        # --no-outside: a script outside the project is not read, as a sourced file is not (its values would be shown)
+        found = found._replace(script="", args=(), module="", missing=f"{found.script} is outside the project, which "
+                               "--no-outside leaves unread", named=found.script)
     if found is not None and cmd.under is not None and found.msprof is None:
         # inside a shell script msprof started: msprof's configuration reaches it through the environment
         from .msprof_run import msprof_application
