@@ -351,3 +351,23 @@ def test_an_eval_takes_a_glob_as_written(read, capsys):
     assert out[1] == ("launch: run.sh:2 python run_mindformer.py --config configs/x.yaml --profile True "
                       "--profile_rank_ids '[1]'")
     assert out[3].startswith("  ProfileMonitor on rank 1: Level0")
+
+
+@pytest.mark.parametrize("base", [False, True])
+def test_no_outside_reads_no_configuration_outside_the_project(read, capsys, tmp_path_factory, base):
+    """A launcher from an untrusted pull request names the YAML: its output_dir was printed under --no-outside."""
+    other = tmp_path_factory.mktemp("runner")
+    (other / "x.yaml").write_text(YAML.replace("./out", "/tmp/SECRET_TOKEN"))
+    config = "configs/y.yaml" if base else f"{other}/x.yaml"
+    (read / "configs" / "y.yaml").write_text(f"base_config: {other}/x.yaml\nprofile: True\n")
+    (read / ".git").mkdir()
+    (read / "run.sh").write_text(f"python run_mindformer.py --config {config} --profile True\n")
+    main(["emulate", "--cann", "8.5", "--cwd", str(read), "--", "bash", "run.sh"])
+    assert "SECRET_TOKEN" in capsys.readouterr().out            # read by default: a user's own launcher
+    assert main(["emulate", "--cann", "8.5", "--no-outside", "--cwd", str(read), "--", "bash", "run.sh"]) == 1
+    out = capsys.readouterr().out
+    shown = os.path.relpath(other / "x.yaml", read)
+    why = f"configs/y.yaml builds on {other / 'x.yaml'}: outside the project" if base else \
+        f"{shown}, the --config run_mindformer.py reads, is outside the project"
+    assert "SECRET_TOKEN" not in out
+    assert f"usable data: unknown (run.sh:1: {why}, which --no-outside leaves unread)" in out.splitlines()

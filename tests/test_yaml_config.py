@@ -332,3 +332,16 @@ def test_an_option_of_the_script_s_own_parser_stops_the_config_module_s(capsys, 
     assert _answer(capsys, tmp_path, train=own + DIRECT, flags="--device_id=1") == [
         f"train.py: MindSpore's profiler is off: {stop}",
         f"usable data: no ({stop.replace('line 9', 'line 9 of train.py')})"]
+
+
+def test_no_outside_reads_no_yaml_outside_the_project(capsys, tmp_path, tmp_path_factory):
+    """A launcher from an untrusted pull request names the YAML: it was read, and decided the answer."""
+    other = tmp_path_factory.mktemp("runner")
+    (other / "x.yaml").write_text(YAML.replace("need_profiler: 0", "need_profiler: 1"))
+    (tmp_path / ".git").mkdir()
+    assert _answer(capsys, tmp_path, flags=f"--config_path={other}/x.yaml") == [
+        "train.py: MindSpore's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]
+    main(["emulate", "--no-outside", "--cwd", str(tmp_path), "--", "bash", "run.sh"])
+    assert [line for line in capsys.readouterr().out.splitlines() if line.startswith(("train.py", "usable"))] == [
+        "train.py: MindSpore's profiler collects (when args.need_profiler) (emulate train.py for its steps and "
+        "folders)", "usable data: yes (where its conditions hold)"]      # as for a --config_path not known

@@ -82,7 +82,7 @@ def emulate_launch(w: Walk, launch: Launch, target, base, environ=None) -> Tuple
     from ..setups.inventory import Mode, OptionsArg, ScriptSetup
     root = w.root
     env, unknown = launch_env(launch, base, root, environ)
-    ls = prepare(launch, target, root) if launch.script else None
+    ls = prepare(launch, target, root, w.inside) if launch.script else None
     results: list = []
     if ls is not None:
         from .replay import changes_directory

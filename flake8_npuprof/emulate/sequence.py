@@ -649,7 +649,7 @@ def follow_script(path: str, target, cwd: Optional[str], base, environ=None) -> 
     cwd = cwd or os.path.dirname(os.path.abspath(path))    # (a script that moves itself: its imports are not moved)
     w = Walk(os.path.join(cwd, TYPED), cwd).run(f"python3 {shlex.quote(os.path.abspath(path))} \"$@\"\n")
     found = launches(w)
-    ls = prepare(found[0], target, w.root) if len(found) == 1 else None
+    ls = prepare(found[0], target, w.root, w.inside) if len(found) == 1 else None
     other = imported_profiling(ls) if ls is not None and not ls.setups else None
     if ls is None or other is None or other == ls.launch.script:
         return None             # ("": more imports than are followed, unknown as a launch of it says)
