@@ -241,6 +241,16 @@ SCRIPT_OUTSIDE = SCRIPT_ENV.replace('custom_op.name = "NpuOptimizer"\n', 'custom
                                     '\'{"output":"/tmp/SECRET_TOKEN","task_trace":"on"}\')\n')
 
 
+def _outside_lines(capsys):
+    """The report on run.sh without and with --no-outside: what is outside is read (and shown) only without."""
+    code, doc, _ = _emulate_json(capsys, "run.sh")
+    assert "SECRET_TOKEN" in json.dumps(doc)                    # read by default: a user's own launcher
+    code, doc, _ = _emulate_json(capsys, "--no-outside", "run.sh")
+    assert "SECRET_TOKEN" not in json.dumps(doc)
+    assert main(["emulate", "--cann", "8.0", "--soc", "910B", "--no-outside", "run.sh"]) == 1
+    return capsys.readouterr().out.splitlines()
+
+
 @pytest.mark.parametrize("line", ["python3 {script}", "cd {folder} && python3 train.py",
                                   "env -C {folder} python3 train.py", "export PYTHONPATH={folder}; python3 -m train"])
 def test_no_outside_leaves_python_scripts_outside_the_project_unread(project, tmp_path_factory, capsys, line):
@@ -249,13 +259,8 @@ def test_no_outside_leaves_python_scripts_outside_the_project_unread(project, tm
     (folder / "train.py").write_text(SCRIPT_OUTSIDE)
     (project / "train.py").unlink()         # (`python3 -m train` runs the one in the folder it is started in first)
     (project / "run.sh").write_text("#!/bin/bash\n" + line.format(script=folder / "train.py", folder=folder) + "\n")
-    code, doc, _ = _emulate_json(capsys, "run.sh")
-    assert "SECRET_TOKEN" in json.dumps(doc)                    # read by default: a user's own launcher
-    code, doc, _ = _emulate_json(capsys, "--no-outside", "run.sh")
-    assert "SECRET_TOKEN" not in json.dumps(doc)
-    assert main(["emulate", "--cann", "8.0", "--soc", "910B", "--no-outside", "run.sh"]) == 1
+    lines = _outside_lines(capsys)
     why = f"{folder / 'train.py'} is outside the project, which --no-outside leaves unread"
-    lines = capsys.readouterr().out.splitlines()
     assert lines[2] == f"  unknown: {why}" and lines[-1] == f"usable data: unknown (run.sh:2: {why})"
 
 
@@ -264,13 +269,9 @@ def test_no_outside_neither_replays_nor_quotes_a_module_outside_the_project(proj
     (folder / "outside_mod.py").write_text(SCRIPT_OUTSIDE)
     (project / "train2.py").write_text("import outside_mod\n")
     (project / "run.sh").write_text(f"#!/bin/bash\nexport PYTHONPATH={folder}\npython3 train2.py\n")
-    code, doc, _ = _emulate_json(capsys, "run.sh")
-    assert "SECRET_TOKEN" in json.dumps(doc)                    # read by default: a user's own launcher
-    code, doc, _ = _emulate_json(capsys, "--no-outside", "run.sh")
-    assert "SECRET_TOKEN" not in json.dumps(doc)
-    assert main(["emulate", "--cann", "8.0", "--soc", "910B", "--no-outside", "run.sh"]) == 1
     why = f"train2.py imports {folder / 'outside_mod.py'}: outside the project, which --no-outside leaves unread"
-    assert capsys.readouterr().out.splitlines()[-2:] == [why, f"usable data: unknown (run.sh:3: {why})"]
+    assert _outside_lines(capsys)[-2:] == [why, f"usable data: unknown (run.sh:3: {why})"]
+
 
 def _read_word_per_character(text: str, i: int):
     """The decoder as it was, one run per character: the definition the block decoder is held to."""
