@@ -259,3 +259,15 @@ def test_sudo_of_a_torch_npu_script_that_sets_nothing(tmp_path, capsys):
     main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
     out = capsys.readouterr().out
     assert "usable data: yes\n" in out and "sudoers keeps it" not in out
+
+
+@pytest.mark.parametrize("line, env", [("unset RANK_ID", ["DEVICE_ID", "PROFILING_MODE"]), ("unset RANK_ID &", ALL),
+                                       ("unset RANK_ID | cat", ALL), ("true | unset RANK_ID", ALL),
+                                       ("export A=1", ["A"] + ALL), ("export A=1 &", ALL), ("export A=1 | cat", ALL),
+                                       ("true | export A=1", ALL), ("declare -x A=1 &", ALL),
+                                       ("export -n RANK_ID &", ALL)])
+def test_unset_and_export_in_the_background_or_a_pipeline_change_a_subshell_only(tmp_path, line, env):
+    # bash 5.2 runs a command put in the background and each command of a pipeline (no lastpipe) in a subshell: the
+    # script's own environment keeps RANK_ID and gets no A (a python3 printing os.environ after `wait`). The walk
+    # unset and exported in the script's own shell: a launcher's PROFILING_OPTIONS was said to reach no launch
+    assert _steps(tmp_path, line + "\nwait\npython3 train.py") == [("D/train.py", "D", env, "")]

@@ -138,6 +138,11 @@ class EnvView(Mapping):
             self._log = []
         return self._env
 
+    @property
+    def at(self) -> int:
+        """How many of the walk's changes (Walk.log) the command sees: those made before it."""
+        return self._upto
+
     def __getitem__(self, name: str) -> Setting:
         return self._built()[name]
 

@@ -231,6 +231,9 @@ class Walk(Expander, Compounds):
         # known): (the folder as a glob, the file, the line); a later `cd` to one not in the tree may fail there
         self.may_make: List[Tuple[str, str, int]] = []
         self._in_loop = False           # the command being walked is in a loop (set for a `mkdir` only)
+        # ... runs in a subshell of its own, in the background or a pipeline (no lastpipe): an `unset` or `export` there
+        # leaves this shell's environment as it was (bash 5.2)
+        self._apart_cmd = False
         # ... a variable such a body sets from its loop's variable: (file, offset of the name) -> (the loop's file and
         # line, its value round by round)
         self.round_values: Dict[Tuple[str, int], Tuple[Tuple[str, int], Tuple[str, ...]]] = {}
@@ -598,6 +601,7 @@ class Walk(Expander, Compounds):
                 _round_loop(blocks) if blocks[-1].kind == "group" or blocks[-1].kind == "subshell" else None
             self._round_open = [b for b in blocks if b.values]
             self._in_loop = first == "mkdir" and any(b.kind in _LOOPS for b in blocks)
+            self._apart_cmd = piped or op in ("&", "|") or background is not None
             first_new = len(self.commands)
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
             if background is not None:
@@ -743,7 +747,10 @@ class Walk(Expander, Compounds):
             fails = self.errexit and self.settled and not self._in_loop and op not in ("&&", "||", "&", "|") and \
                 not depth and not self._calling and any(map(_blocked, to_make))
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
-            self._export(text, src, path, spans[k + 1:], head, conditional)
+            if not self._apart_cmd:
+                self._export(text, src, path, spans[k + 1:], head, conditional)
+            return False
+        if head == "unset" and self._apart_cmd:
             return False
         if head == "unset":
             for w in words[1:]:
