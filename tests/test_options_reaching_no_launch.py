@@ -56,6 +56,6 @@ def test_options_no_launch_follows_keep_their_claim(tmp_path):
     # exports after the last launch, or in a file that launches nothing, reach what a launcher that sources the file
     # starts after it: not judged here
     assert _found(tmp_path, "") == [("NPP101", 4, 45, FAILS)]
-    path = _project(tmp_path, "#!/bin/bash\ncd \"$(dirname \"$0\")\"\nenv -i python3 plain.py\n" + HEAD[HEAD.index("export"):],
-                    **{"plain.py": PLAIN})
+    launcher = "#!/bin/bash\ncd \"$(dirname \"$0\")\"\nenv -i python3 plain.py\n" + HEAD[HEAD.index("export"):]
+    path = _project(tmp_path, launcher, **{"plain.py": PLAIN})
     assert [(f.code, f.line, f.col, f.message) for f in _check(path)] == [("NPP101", 5, 45, FAILS)]

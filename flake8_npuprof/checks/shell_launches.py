@@ -126,8 +126,8 @@ def _profile_type(text: str, w: Walk, each) -> list:
 
 def options_read(text: str, path: str, settings, ge_reads: GeReads, w: Optional[Walk] = None) -> dict:
     """{offset of a PROFILING_OPTIONS assignment in this launcher: (whether GE reads it in every launch that
-    inherits it: True, False or None, the scripts of those launches, and why no launch gets it: "" when one may)}. ge_reads: whether GE reads them in one launch
-    (emulate's replay decides it); w: the launcher's walk, when made."""
+    inherits it: True, False or None, the scripts of those launches, and why no launch gets it: "" when one may)}.
+    ge_reads: whether GE reads them in one launch (emulate's replay decides it); w: the launcher's walk, when made."""
     if not os.path.isfile(path):
         return {}
     try:
@@ -149,6 +149,8 @@ def options_read(text: str, path: str, settings, ge_reads: GeReads, w: Optional[
         values = {r for r, _ in reads}
         verdict = True if True in values else False if values == {False} else None
         out[start] = (verdict, tuple(dict.fromkeys(name for _, name in reads)), "")
+    if w.stopped or w.unread:
+        return out                          # (what no launch gets is said only of a walk that read everything)
     from ..shell.words import assignments
     starts = [a.start for a in assignments(text, ("PROFILING_OPTIONS",)) if a.start not in by_setting]
     try:
@@ -167,7 +169,7 @@ def _reaching_none(w: Walk, me: str, starts) -> dict:
     sudo without -E: sudoers' env_reset) or an `unset` before it (one in a branch leaves the value not known, so it
     is still met). A file whose assignments no launch follows may be sourced by one that launches: not said."""
     from ..shell.launches import _launch, opaque
-    if w.stopped or w.unread or not starts:
+    if not starts:
         return {}
     name = "PROFILING_OPTIONS"
     set_at: dict = {}       # where each exported assignment entered the walk's log (an inline one: never)
