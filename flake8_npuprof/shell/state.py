@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from typing import TYPE_CHECKING, Dict, List, Mapping, NamedTuple, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, NamedTuple, Optional, Set, Tuple, Union
 
 from ..source.files import rel_path
 from .words import MAX_LAUNCHER
@@ -192,7 +192,7 @@ class WalkState:
     _nested: int
     _called: Set[str]
     _calling: List[str]
-    _acts: List[bool]
+    _acts: List[Union[bool, Callable[[], bool]]]
     _returned: bool
     _loop: Optional[str]
     _background: bool

@@ -11,9 +11,10 @@ and directory (launches.py tells which start Python or msprof); words are expand
 
 from __future__ import annotations
 
+import functools
 import os
 import re
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ..source.files import rel_path
 from ..source.text import HOLE, Run, SourceText, StrValue
@@ -191,9 +192,10 @@ class Walk(Expander, Compounds):
         self.functions: Dict[str, tuple] = {}
         self._called: set = set()
         self._calling: List[str] = []   # the functions being walked, outermost first
-        # ... and the files sourced: whether set -e acts on their commands, by where each is called or sourced (not
-        # before && or ||, negated, piped or in the background: bash 5.2 ran on after `f || true`); a child script: no
-        self._acts: List[bool] = []
+        # ... and the files sourced and loops and `case`s evaluated: whether set -e acts on their commands, by where
+        # each is called or sourced (not before && or ||, negated, piped or in the background: bash 5.2 ran on after
+        # `f || true`), or, asked when needed, where the compound is; a child script: no
+        self._acts: List[Union[bool, Callable[[], bool]]] = []
         self._returned = False          # a `return` ended the function being walked
         self._loop: Optional[str] = None    # in an evaluated loop's body: "" running, "break"/"continue" met
         self.dropped: list = []         # the profiling options it takes and drops (dropped_switches), for emulate
@@ -237,7 +239,8 @@ class Walk(Expander, Compounds):
         # ... runs in a subshell of its own, in the background or a pipeline (no lastpipe): an `unset` or `export` there
         # leaves this shell's environment as it was (bash 5.2)
         self._apart_cmd = False
-        # ... is in no compound, or only in `if` branches certainly taken whose status set -e reads (_taken_alone)
+        # ... is in no compound, or only in `if` branches certainly taken, groups and subshells that set -e acts on
+        # (_taken_alone)
         self._sure_e = True
         # ... a variable such a body sets from its loop's variable: (file, offset of the name) -> (the loop's file and
         # line, its value round by round)
@@ -424,8 +427,9 @@ class Walk(Expander, Compounds):
             skipping, plain = (_skipping(blocks), _plain(blocks)) if blocks else (False, True)
             if not skipping and plain and head in ("for", "while", "case"):
                 # set -e acts in the body where it acts on the compound: alone, closed by a word that ends its command
-                self._acts.append(not self.errexit or not chained and not piped and background is None and
-                                  _taken_alone(text, blocks, lexed, k, (_CLOSERS[head],)))
+                # (asked only where a command in it may stop the shell: the body may turn set -e on)
+                self._acts.append(functools.partial(_taken_alone, text, tuple(blocks), lexed, k, (_CLOSERS[head],))
+                                  if not chained and not piped and background is None else False)
                 try:
                     end = self._evaluated(text, src, path, depth, inside or chained, words, op, at)
                 finally:
@@ -926,7 +930,8 @@ class Walk(Expander, Compounds):
         walked (not a loop's body, which may run no round; not before && or ||, negated, piped or in the background),
         in plain code or in functions and sourced files called where set -e acts on them (_acts), in a known folder."""
         return self.errexit and self.settled and not conditional and not self._in_loop and len(self.dirs) == 1 and \
-            op not in ("&&", "||", "&", "|") and not self._apart_cmd and self._sure_e and all(self._acts)
+            op not in ("&&", "||", "&", "|") and not self._apart_cmd and self._sure_e and \
+            all(a if isinstance(a, bool) else a() for a in self._acts)
 
     def _substituted_mkdir(self, text: str, spans) -> List[str]:
         """The folders `x=$(mkdir -p d1)` makes when that substitution is the assignments' last (whose status is
