@@ -59,3 +59,16 @@ def test_options_no_launch_follows_keep_their_claim(tmp_path):
     launcher = "#!/bin/bash\ncd \"$(dirname \"$0\")\"\nenv -i python3 plain.py\n" + HEAD[HEAD.index("export"):]
     path = _project(tmp_path, launcher, **{"plain.py": PLAIN})
     assert [(f.code, f.line, f.col, f.message) for f in _check(path)] == [("NPP101", 5, 45, FAILS)]
+
+
+@pytest.mark.parametrize("launch, said", [
+    ("env -i python3 plain.py\n", "latent (no launch gets it: `env -i` at run.sh:5 starts it with an empty "
+     "environment); once GE reads these options: {what}GE initialisation will fail and the job will abort; write "
+     "\"on\""),
+    ("python3 plain.py\n", "{what}GE initialisation fails and the job aborts; write \"on\""),
+])
+def test_an_invalid_value_no_launch_gets_is_latent_too(tmp_path, launch, said):
+    head = HEAD.replace('"L2":"on"', '"task_trace":"On"')
+    path = _project(tmp_path, head + launch, **{"plain.py": PLAIN})
+    what = '"task_trace": "On" is not one of "on"/"off"/"l0"/"l1": on CANN 8.0 the collector rejects it, so '
+    assert [(f.code, f.line, f.col, f.message) for f in _check(path)] == [("NPP102", 4, 58, said.format(what=what))]
