@@ -259,3 +259,62 @@ def test_sudo_of_a_torch_npu_script_that_sets_nothing(tmp_path, capsys):
     main(["emulate", "--torch-npu", "7.3", str(tmp_path / "run.sh")])
     out = capsys.readouterr().out
     assert "usable data: yes\n" in out and "sudoers keeps it" not in out
+
+
+@pytest.mark.parametrize("line, env", [("unset RANK_ID", ["DEVICE_ID", "PROFILING_MODE"]), ("unset RANK_ID &", ALL),
+                                       ("unset RANK_ID | cat", ALL), ("true | unset RANK_ID", ALL),
+                                       ("export A=1", ["A"] + ALL), ("export A=1 &", ALL), ("export A=1 | cat", ALL),
+                                       ("true | export A=1", ALL), ("declare -x A=1 &", ALL),
+                                       ("export -n RANK_ID &", ALL)])
+def test_unset_and_export_in_the_background_or_a_pipeline_change_a_subshell_only(tmp_path, line, env):
+    # bash 5.2 runs a command put in the background and each command of a pipeline (no lastpipe) in a subshell: the
+    # script's own environment keeps RANK_ID and gets no A (a python3 printing os.environ after `wait`). The walk
+    # unset and exported in the script's own shell: a launcher's PROFILING_OPTIONS was said to reach no launch
+    assert _steps(tmp_path, line + "\nwait\npython3 train.py") == [("D/train.py", "D", env, "")]
+
+
+@pytest.mark.parametrize("shape, end", [
+    # bash 5.2 (each run under set -e with a file d1 there, python3 train.py after it): where it stopped
+    ("true && mkdir -p d1", "run.sh:5"), (": && mkdir -p d1", "run.sh:5"), ("false || mkdir -p d1", "run.sh:5"),
+    ("true && true && mkdir -p d1", "run.sh:5"),
+    ("x=$(mkdir -p d1)", "run.sh:5"), ("x=1 y=$(mkdir -p d1)", "run.sh:5"), ("x=`mkdir -p d1`", "run.sh:5"),
+    ('x="$(mkdir -p d1)"', "run.sh:5"),
+    ("if true; then mkdir -p d1; fi", "run.sh:5: `if true` (run.sh:5) holds in this launch"),
+    ("if false; then :; else mkdir -p d1; fi", "run.sh:5: `else` (run.sh:5) runs in this launch"),
+    ("f() { mkdir -p d1; }\nf", "run.sh:5"), ("f() {\n  mkdir -p d1\n}\nf", "run.sh:6"),
+    ("function f { mkdir -p d1; }\nf", "run.sh:5"), ("f() { mkdir -p d1; }\nf; true", "run.sh:5"),
+    ("f() { mkdir -p d1; }\ntrue && f", "run.sh:5"), ("f() { mkdir -p d1; }\nif true; then f; fi", "run.sh:5"),
+    ("f() { mkdir -p d1; }\ng() { f; }\ng", "run.sh:5"),
+    ("source lib.sh", "lib.sh:1"), (". ./lib.sh", "lib.sh:1"), ("g() { source lib.sh; }\ng", "lib.sh:1"),
+    ("{ mkdir -p d1; }", "run.sh:5"), ("( mkdir -p d1 )", "run.sh:5"), ("case a in a) mkdir -p d1;; esac", "run.sh:5"),
+    # ... and where it ran python3
+    ("true && mkdir -p d1 && true", None), ("mkdir -p d1 && true", None), ("true || mkdir -p d1", None),
+    ("false && mkdir -p d1", None), ('[ -n "$X" ] && mkdir -p d1', None),
+    ("x=$(mkdir -p d1; true)", None), ("x=$(mkdir -p d1 || true)", None), ("x=$(mkdir -p d1)$(true)", None),
+    ("x=$(mkdir -p d1) && true", None), ("export x=$(mkdir -p d1)", None),
+    ("if mkdir -p d1; then :; fi", None), ("! mkdir -p d1", None), ("mkdir -p d1 || :", None),
+    ("mkdir -p d1 | cat", None), ("mkdir -p d1 &", None), ('if [ -n "$X" ]; then mkdir -p d1; fi', None),
+    ("f() { mkdir -p d1; }\nf || true", None), ("f() { mkdir -p d1; }\nf && true", None),
+    ("f() { mkdir -p d1; }\n! f", None), ("f() { mkdir -p d1; }\nif f; then :; fi", None),
+    ("f() { mkdir -p d1; }\nwhile f; do break; done", None), ("f() { mkdir -p d1; }\nf | cat", None),
+    ("f() { mkdir -p d1; }\nf &", None), ("f() { mkdir -p d1 || true; }\nf", None),
+    ("f() { mkdir -p d1; }\ng() { f; }\ng || true", None), ("f() { return 0; mkdir -p d1; }\nf", None),
+    ("source lib.sh || true", None), ("g() { source lib.sh; }\ng && true", None),
+    # a compound whose status is tested (it said the launcher ends at run.sh:5 for the first three)
+    ("{ mkdir -p d1; } || true", None), ("case a in a) mkdir -p d1;; esac || true", None),
+    ("case a in a) mkdir -p d1;; esac | cat", None), ("if true; then mkdir -p d1; fi || true", None),
+    ("if true; then { mkdir -p d1; }; fi || true", None), ("( mkdir -p d1; true ) || true", None),
+    ("f() { mkdir -p d1; }\n{ f; } || true", None), ("if true; then source lib.sh; fi | cat", None),
+])
+def test_where_set_e_stops_at_a_failing_mkdir(tmp_path, shape, end):
+    # `mkdir -p d1` over a file d1 fails ("File exists"); set -e stops the shell where bash 5.2 stops it: a list's last
+    # command, an assignment whose last substitution fails, a branch that certainly runs, a function or a sourced file
+    # called where set -e acts; never where bash ran on (before && or ||, negated, tested, piped, in the background)
+    (tmp_path / "d1").write_text("")
+    (tmp_path / "lib.sh").write_text("mkdir -p d1\n")
+    lines = _emulate(tmp_path, "set -e\n" + shape + "\npython3 train.py --profiling")["launch"]["lines"]
+    if end:
+        assert [ln for ln in lines if ln.startswith("no launch:")] == [
+            f"no launch: none found before the launcher ends at {end}"], lines
+    else:
+        assert lines[0] == f"launch: run.sh:{5 + shape.count(chr(10)) + 1} python3 train.py --profiling", lines

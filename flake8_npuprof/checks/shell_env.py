@@ -18,7 +18,7 @@ from ..shell.words import MAX_LAUNCHER, assignments
 def analyse_shell(text: str, filename: str = "<shell>", settings: Settings = Settings(),
                   options_read: Optional[dict] = None) -> List[Finding]:
     """options_read: {offset of a PROFILING_OPTIONS assignment: (whether GE reads it in the launches that inherit
-    it, their scripts)}, from the check that follows the launches (checks/shell_launches.py)."""
+    it, their scripts, why no launch gets it)}, from the check that follows the launches (checks/shell_launches.py)."""
     return analyse_shell_each(text, filename, (settings,), options_read)[0]
 
 
@@ -107,9 +107,11 @@ def _analyse(text: str, sets, settings: Settings, options_read: dict) -> List[Fi
                             clause("recent GE substitutes its defaults", aside('output "./"'),
                                    ", older GE silently switches profiling off"), "give the options"))
             continue
-        read, scripts = options_read.get(s.start, (True, ()))
+        read, scripts, gone = options_read.get(s.start, (True, (), ""))
         here = state
-        if read is False and (state is None or not state.latent):
+        if gone and (state is None or not state.latent):
+            here = State(OFF, "no_launch", gone)        # the launches take it away (shell_launches.options_read)
+        elif read is False and (state is None or not state.latent):
             # GE reads the environment only when the script does not switch profiling on with options of its own
             # (hicann/ge profiling_init.cc; profiling_options_facts.md section 1 [S13]): these options are parked
             here = State(OFF, "script_options", ", ".join(scripts))

@@ -10,6 +10,7 @@ emulate's, so the engine passes it in (`ge_reads`); without it every assignment 
 
 from __future__ import annotations
 
+import bisect
 import os
 from typing import Callable, Optional
 
@@ -125,8 +126,8 @@ def _profile_type(text: str, w: Walk, each) -> list:
 
 def options_read(text: str, path: str, settings, ge_reads: GeReads, w: Optional[Walk] = None) -> dict:
     """{offset of a PROFILING_OPTIONS assignment in this launcher: (whether GE reads it in every launch that
-    inherits it: True, False or None, the scripts of those launches)}. ge_reads: whether GE reads them in one launch
-    (emulate's replay decides it); w: the launcher's walk, when made."""
+    inherits it: True, False or None, the scripts of those launches, and why no launch gets it: "" when one may)}.
+    ge_reads: whether GE reads them in one launch (emulate's replay decides it); w: the launcher's walk, when made."""
     if not os.path.isfile(path):
         return {}
     try:
@@ -147,7 +148,77 @@ def options_read(text: str, path: str, settings, ge_reads: GeReads, w: Optional[
     for start, reads in by_setting.items():
         values = {r for r, _ in reads}
         verdict = True if True in values else False if values == {False} else None
-        out[start] = (verdict, tuple(dict.fromkeys(name for _, name in reads)))
+        out[start] = (verdict, tuple(dict.fromkeys(name for _, name in reads)), "")
+    if w.stopped or w.unread:
+        return out                          # (what no launch gets is said only of a walk that read everything)
+    from ..shell.words import assignments
+    starts = [a.start for a in assignments(text, ("PROFILING_OPTIONS",)) if a.start not in by_setting]
+    try:
+        gone = _reaching_none(w, me, starts)
+    except Exception:                       # judged as before: never a crash of check
+        gone = {}
+    out.update((start, (False, (), why)) for start, why in gone.items())
+    return out
+
+
+def _reaching_none(w: Walk, me: str, starts) -> dict:
+    """{offset of a PROFILING_OPTIONS assignment of this launcher that no command of the walk that may start a
+    script gets: why}. Only where that is certain: the walk reached its end with every file it sources read, and at
+    least one launch, or command that may start what the walk cannot see (launches.opaque), runs after the
+    assignment; each such command goes without it, a prefix taking it away (`env -i`, `env -u PROFILING_OPTIONS`,
+    sudo without -E: sudoers' env_reset) or an `unset` before it (one in a branch leaves the value not known, so it
+    is still met). A file whose assignments no launch follows may be sourced by one that launches: not said."""
+    from ..shell.launches import _launch, opaque
+    if not starts:
+        return {}
+    name = "PROFILING_OPTIONS"
+    set_at: dict = {}       # where each exported assignment entered the walk's log (an inline one: never)
+    unsets = []             # where the log says the variable is gone: an `unset` (one in a branch leaves a value)
+    for i, (n, s) in enumerate(w.log):
+        if n != name:
+            continue
+        if s is None:
+            unsets.append(i)
+        elif s.path == me and s.start in starts and s.how in ("export", "set -a"):
+            # (one set without export reaches a child if the caller exports the variable: not followed here)
+            set_at.setdefault(s.start, i)
+    hows: dict = {start: [] for start in starts}
+    met = 0
+    for cmd in w.commands:
+        la = _launch(cmd, w.start)
+        if la is None and opaque(cmd) is None:
+            continue
+        met += 1
+        if met > MAX_LAUNCHES:
+            return {}
+        before = cmd.env.get(name)          # what the walk gives it, before its prefixes act
+        after = la.command.env.get(name) if la is not None else before
+        at = getattr(cmd.env, "at", -1)
+        for start in starts:
+            said = hows[start]
+            own = before is not None and (before.path, before.start) == (me, start)
+            if said is None or not own and (start not in set_at or at <= set_at[start]):
+                continue                    # (it ran before the assignment)
+            if after is not None and (after.path, after.start) == (me, start):
+                hows[start] = None          # it gets this value
+            elif after is None and la is not None and la.cleared:
+                said.append(f"{la.cleared} starts it with an empty environment")
+            elif after is None and la is not None and la.reset:
+                said.append(f"{la.reset} resets the environment (env_reset, sudo's default without -E; env_keep lists "
+                            "what stays)")
+            elif after is None and la is not None and name in la.unset:
+                said.append(f"{la.unset_by} unsets it")
+            elif start in set_at and bisect.bisect_right(unsets, set_at[start]) < bisect.bisect_left(unsets, at):
+                said.append(f"it is unset before {rel_path(cmd.path, w.root)}:{cmd.line}")
+            else:
+                hows[start] = None          # another value, which may be set in a branch only
+    out = {}
+    for start, said in hows.items():
+        if said:
+            unique = list(dict.fromkeys(said))
+            sudo = any("env_reset" in h for h in unique)
+            out[start] = ("no launch gets it unless sudoers keeps it: " if sudo else "no launch gets it: ") + \
+                "; ".join(unique[:3]) + ("; ..." if len(unique) > 3 else "")
     return out
 
 

@@ -38,7 +38,8 @@ ON_WORDS = ("true", "1", "yes", "on", "enable", "enabled")
 class State(NamedTuple):
     status: str                 # on, off, conditional, unknown
     why: str = ""               # off: switch, miswritten, not_switched, never_passed, late, overridden,
-    #                             script_options (a launcher's PROFILING_OPTIONS its script's own options replace)
+    #                             script_options (a launcher's PROFILING_OPTIONS its script's own options replace),
+    #                             no_launch (... that no launch gets: detail says how each goes without it)
     detail: str = ""            # the reason or condition, in words
 
     @property
@@ -223,6 +224,7 @@ def condition(state: Optional[State]):
         "overridden": "GE is initialised earlier with another config and reads its options only once",
         "script_options": f"{state.detail or 'the script'} switches profiling on with its own options, which "
                           "replace PROFILING_OPTIONS",
+        "no_launch": state.detail,      # a launcher's PROFILING_OPTIONS its launches take away: how
     }.get(state.why, "GE does not read these options")
     return latent(reason)
 

@@ -17,6 +17,7 @@ from .words import glob_match
 
 _AND_OR = ("&&", "||")
 _TEST_HEADS = ("[", "test")
+_STATUS = {"true": True, ":": True, "false": False}     # the builtins whose status is known
 
 
 class Compounds(WalkState):
@@ -56,11 +57,13 @@ class Compounds(WalkState):
                 self._called.add(name)
                 saved, self.args = self.args, None
                 self._calling.append(name)
+                self._acts.append(False)        # (called from where the walk cannot see: set -e may not act)
                 outer, self.current = self.current, path
                 try:
                     self._statements(text, src, path, 0, True, body, stop)
                 finally:
                     self._calling.pop()
+                    self._acts.pop()
                     self._returned = False
                     self.current, self.args = outer, saved
 
@@ -70,6 +73,8 @@ class Compounds(WalkState):
         if not spans or op not in (";", "\n"):
             return None             # `if a && b`: a list, not one test
         head = text[spans[0][0]:spans[0][1]]
+        if len(spans) == 1 and head in _STATUS:
+            return _STATUS[head]    # `if true`, `if false`: the builtins' status
         if len(spans) == 1 and head.startswith("[[") and head.endswith("]]"):
             inner = [(a, min(b, spans[0][1] - 2)) for a, b, _ in _words_in(text, spans[0][0] + 2, spans[0][1] - 2)]
             return self._expr(text, inner, True)

@@ -70,6 +70,7 @@ class Launch(NamedTuple):
     reset: str = ""             # sudo without -E: sudoers' (env_reset): a variable not in command.env is not known
     held: Tuple[str, ...] = ()  # the names the environment held before that reset (what sudoers may keep)
     moved: str = ""             # `env -C DIR`, `sudo -D DIR`: the prefix that runs it in command.cwd
+    unset_by: str = ""          # ... the prefix that unset the names of `unset`
 
 
 # ---------------------------------------------------------------- Python launches
@@ -219,10 +220,12 @@ def _prefixed(cmd: Command, env, words: List[Word], k: int, p: Prefix, done: dic
     if p.clears or p.resets:
         env = collections.ChainMap({})
         done.pop("unset", None)
+        done.pop("unset_by", None)
         done["cleared" if p.clears else "reset"] = at
     if p.unsets:
         env = collections.ChainMap({n: s for n, s in env.items() if n not in p.unsets})
         done["unset"] = tuple(sorted(set(done.get("unset", ())) | set(p.unsets)))
+        done["unset_by"] = at
     for name, w in p.given:
         env[name] = Setting(w.text[len(name) + 1:], cmd.path, cmd.line, w.start, "inline")
     if p.login:

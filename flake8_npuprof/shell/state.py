@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from typing import TYPE_CHECKING, Dict, List, Mapping, NamedTuple, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, NamedTuple, Optional, Set, Tuple, Union
 
 from ..source.files import rel_path
 from .words import MAX_LAUNCHER
@@ -33,7 +33,7 @@ class _Block:
     """An open compound of the walk: if/case/loop/function, `{ group; }` or `( subshell )`."""
 
     __slots__ = ("kind", "ranks", "first", "end", "saved", "exit", "broken", "state", "bounds", "dirs", "anchor", "at",
-                 "held", "name", "values", "known", "made", "later", "gone", "empty", "filled", "apart")
+                 "held", "name", "values", "known", "made", "later", "gone", "empty", "filled", "apart", "alone")
 
     def __init__(self, kind: str, ranks: int, first: int, saved: Optional[tuple] = None, state: str = ""):
         self.kind, self.ranks, self.first, self.end, self.saved = kind, ranks, first, first, saved
@@ -41,6 +41,7 @@ class _Block:
         self.broken = False             # a loop with `break`/`continue`: how often it runs is not known
         # an `if` whose conditions are known: "take" its branch runs, "skip" it does not, "done" an earlier one ran
         self.state = state
+        self.alone = False              # an `if` not after && or || nor piped: its own status is set -e's
         self.bounds: Dict[str, Optional[Setting]] = {}     # a `for ((...))` bound's parameters, as the loop began
         # an `if` whose branch being walked was decided: (file, line, `if`/`elif` and its condition as written, or
         # `else`) of the branch: what made an exit in it end its shell (Walk.end_branches)
@@ -138,6 +139,11 @@ class EnvView(Mapping):
             self._log = []
         return self._env
 
+    @property
+    def at(self) -> int:
+        """How many of the walk's changes (Walk.log) the command sees: those made before it."""
+        return self._upto
+
     def __getitem__(self, name: str) -> Setting:
         return self._built()[name]
 
@@ -186,6 +192,7 @@ class WalkState:
     _nested: int
     _called: Set[str]
     _calling: List[str]
+    _acts: List[Union[bool, Callable[[], bool]]]
     _returned: bool
     _loop: Optional[str]
     _background: bool

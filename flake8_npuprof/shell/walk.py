@@ -11,15 +11,16 @@ and directory (launches.py tells which start Python or msprof); words are expand
 
 from __future__ import annotations
 
+import functools
 import os
 import re
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ..source.files import rel_path
 from ..source.text import HOLE, Run, SourceText, StrValue
 from ..values.launch_args import Word
 from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
-from .control import Compounds
+from .control import _STATUS, Compounds
 from .expand import Expander
 from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, brace_body,
                     keyword_split, named_loop_count, no_rounds, set_by_value, set_unfollowed,
@@ -191,6 +192,10 @@ class Walk(Expander, Compounds):
         self.functions: Dict[str, tuple] = {}
         self._called: set = set()
         self._calling: List[str] = []   # the functions being walked, outermost first
+        # ... and the files sourced and loops and `case`s evaluated: whether set -e acts on their commands, by where
+        # each is called or sourced (not before && or ||, negated, piped or in the background: bash 5.2 ran on after
+        # `f || true`), or, asked when needed, where the compound is; a child script: no
+        self._acts: List[Union[bool, Callable[[], bool]]] = []
         self._returned = False          # a `return` ended the function being walked
         self._loop: Optional[str] = None    # in an evaluated loop's body: "" running, "break"/"continue" met
         self.dropped: list = []         # the profiling options it takes and drops (dropped_switches), for emulate
@@ -231,6 +236,12 @@ class Walk(Expander, Compounds):
         # known): (the folder as a glob, the file, the line); a later `cd` to one not in the tree may fail there
         self.may_make: List[Tuple[str, str, int]] = []
         self._in_loop = False           # the command being walked is in a loop (set for a `mkdir` only)
+        # ... runs in a subshell of its own, in the background or a pipeline (no lastpipe): an `unset` or `export` there
+        # leaves this shell's environment as it was (bash 5.2)
+        self._apart_cmd = False
+        # ... is in no compound, or only in `if` branches certainly taken, groups and subshells that set -e acts on
+        # (_taken_alone)
+        self._sure_e = True
         # ... a variable such a body sets from its loop's variable: (file, offset of the name) -> (the loop's file and
         # line, its value round by round)
         self.round_values: Dict[Tuple[str, int], Tuple[Tuple[str, int], Tuple[str, ...]]] = {}
@@ -335,6 +346,7 @@ class Walk(Expander, Compounds):
         pending: Optional[Tuple[_Block, str]] = None    # one that an exit ended, and the operator after it
         sure = False            # the command before is a `cd` that certainly succeeds: a command after `||` is skipped
         made = False            # ... a `mkdir` that certainly makes its folders: a command after `&&` runs
+        failed = False          # ... a `false` that certainly runs: a command after `||` runs
         lexed = keyword_split(text, start, stop)
         # `cd ./d && python3 train.py &`: the whole list runs in a background subshell, and the shell stays where it was
         # (bash 5.2); its folder as the list began, and the list's last command
@@ -357,8 +369,9 @@ class Walk(Expander, Compounds):
                 return                              # `break`/`continue` of the evaluated loop, a function's `return`
             piped = after == "|"
             # (`mkdir -p ./d$i && cd ./d$i`: the cd runs wherever the round's mkdir certainly makes its folder)
-            chained = after in ("&&", "||") and not (made and after == "&&") or (piped and chained)
-            made = False
+            chained = after in ("&&", "||") and not (made and after == "&&") and not (failed and after == "||") or \
+                (piped and chained)
+            made = failed = False
             # `cmd &` then `if [ $? -ne 0 ]`: bash gives a command it puts in the background the status 0 (a test
             # only: after an `else` or `do` the command before is not the one that ran last)
             self._background = after == "&" and bool(words) and text[words[0][0]:words[0][1]] in _TESTS
@@ -413,7 +426,14 @@ class Walk(Expander, Compounds):
                 continue
             skipping, plain = (_skipping(blocks), _plain(blocks)) if blocks else (False, True)
             if not skipping and plain and head in ("for", "while", "case"):
-                end = self._evaluated(text, src, path, depth, inside or chained, words, op, at)
+                # set -e acts in the body where it acts on the compound: alone, closed by a word that ends its command
+                # (asked only where a command in it may stop the shell: the body may turn set -e on)
+                self._acts.append(functools.partial(_taken_alone, text, tuple(blocks), lexed, k, (_CLOSERS[head],))
+                                  if not chained and not piped and background is None else False)
+                try:
+                    end = self._evaluated(text, src, path, depth, inside or chained, words, op, at)
+                finally:
+                    self._acts.pop()
                 if end is not None:
                     if self.ended:
                         return
@@ -424,6 +444,7 @@ class Walk(Expander, Compounds):
                     _decidable(blocks) or self._background and _status_only(text, words[1:])) else None
                 blocks.append(_Block(head, 1, len(self.commands), state="" if known is None else
                                      "take" if known else "skip"))
+                blocks[-1].alone = not chained and not piped
                 if known:
                     blocks[-1].held = (path, src.position(words[0][0])[0], "if " + _condition(text, lexed, k))
                 words = words[1:]
@@ -597,7 +618,12 @@ class Walk(Expander, Compounds):
             self._round_block = None if not blocks or conditional else blocks[-1] if blocks[-1].values else \
                 _round_loop(blocks) if blocks[-1].kind == "group" or blocks[-1].kind == "subshell" else None
             self._round_open = [b for b in blocks if b.values]
-            self._in_loop = first == "mkdir" and any(b.kind in _LOOPS for b in blocks)
+            self._in_loop = "mkdir" in first and any(b.kind in _LOOPS for b in blocks)     # (`x=$(mkdir d)` too)
+            self._apart_cmd = piped or op in ("&", "|") or background is not None
+            # (asked only of a command whose failure may stop the shell: a mkdir, a function, a sourced file)
+            self._sure_e = not blocks or self.errexit and (
+                "mkdir" in first or first in ("source", ".") or first in self.functions) and \
+                _taken_alone(text, blocks, lexed, k)
             first_new = len(self.commands)
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
             if background is not None:
@@ -608,7 +634,10 @@ class Walk(Expander, Compounds):
                 ends = False
             # (`mkdir -p ./d$i || exit 1`: the exit does not run where the mkdir certainly makes the folder)
             sure = (self._cd_sure or self._made_sure) and op == "||"
-            made = self._made_sure and not piped
+            # (`true && mkdir -p d`, `false || mkdir -p d`: the builtin's status is known where it certainly runs)
+            status = _STATUS.get(first) if len(words) == 1 and not negated and not conditional and not piped else None
+            made = (self._made_sure or status is True) and not piped
+            failed = status is False
             if self._stops:
                 self._cut_short(blocks, self._stops)
             if self._anchored:
@@ -702,6 +731,9 @@ class Walk(Expander, Compounds):
                                            f"after {MAX_WORDS:,} words of commands"))
             return False
         if not words:
+            # `x=$(mkdir -p d1)`: the status of an assignment alone is its last command substitution's (bash 5.2)
+            fails = bool(inline) and self._fails_here(conditional, op) and \
+                any(map(_blocked, self._substituted_mkdir(text, spans[:k])))
             for name, s in inline.items():
                 if conditional:
                     s = s._replace(value=HOLE)
@@ -713,7 +745,9 @@ class Walk(Expander, Compounds):
                 if self._round_block is not None and not conditional:
                     self._round_set(name, text, *valued[name], before if name == counter else None)
                 self._changed(name)
-            return False
+            if fails:
+                self._stop_code = "1"
+            return fails
         if words[0].text == "eval":
             words = _evaluated(words, self._eval_value(text, spans[k + 1:]))
         head = words[0].text
@@ -737,13 +771,13 @@ class Walk(Expander, Compounds):
             to_make = [os.path.normpath(os.path.join(self.dirs[0], w.text)) for w in without_redirections(words[1:])
                        if w.known and not w.text.startswith("-")]
             self.made_dirs.update(to_make)
-            # a file where it makes a folder: bash 5.2's `mkdir -p d1` failed ("File exists"), and set -e stopped there;
-            # not said in a function's body or a sourced file, where the call's own place decides whether set -e acts
-            # (bash 5.2 ran on after `f || true` and `source lib.sh || true` whose mkdir failed)
-            fails = self.errexit and self.settled and not self._in_loop and op not in ("&&", "||", "&", "|") and \
-                not depth and not self._calling and any(map(_blocked, to_make))
+            # a file where it makes a folder: bash 5.2's `mkdir -p d1` failed ("File exists"), and set -e stopped there
+            fails = self._fails_here(conditional, op) and any(map(_blocked, to_make))
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
-            self._export(text, src, path, spans[k + 1:], head, conditional)
+            if not self._apart_cmd:
+                self._export(text, src, path, spans[k + 1:], head, conditional)
+            return False
+        if head == "unset" and self._apart_cmd:
             return False
         if head == "unset":
             for w in words[1:]:
@@ -837,7 +871,11 @@ class Walk(Expander, Compounds):
             if full is not None and self.inside is not None and not within(full, self.inside):
                 why = "outside the project, which --no-outside leaves unread"
             elif full is not None and depth < MAX_SOURCED:
-                why = self._file(full, depth + 1, conditional)
+                self._acts.append(op not in ("&&", "||") and not self._apart_cmd and self._sure_e)
+                try:
+                    why = self._file(full, depth + 1, conditional)
+                finally:
+                    self._acts.pop()
                 if full in self.stopped:
                     self.sourced_stopped.add(full)
                 if not why:
@@ -861,7 +899,11 @@ class Walk(Expander, Compounds):
             return False
         self._stop_code = ""
         if head in self.functions and head not in self._calling and not inline:
-            self._call(head, list(without_redirections(words)), depth, conditional)
+            self._acts.append(op not in ("&&", "||") and not self._apart_cmd and self._sure_e)
+            try:
+                self._call(head, list(without_redirections(words)), depth, conditional)
+            finally:
+                self._acts.pop()
             return self.ended
         line, col = src.position(words[0].start)
         replaced = head == "exec" and any(True for _ in without_redirections(words[1:]))
@@ -882,6 +924,25 @@ class Walk(Expander, Compounds):
         if fails:
             self._stop_code = "1"
         return replaced or fails
+
+    def _fails_here(self, conditional: bool, op: str) -> bool:
+        """Whether a command that fails here certainly stops the shell under set -e: it certainly runs, in the shell
+        walked (not a loop's body, which may run no round; not before && or ||, negated, piped or in the background),
+        in plain code or in functions and sourced files called where set -e acts on them (_acts), in a known folder."""
+        return self.errexit and self.settled and not conditional and not self._in_loop and len(self.dirs) == 1 and \
+            op not in ("&&", "||", "&", "|") and not self._apart_cmd and self._sure_e and \
+            all(a if isinstance(a, bool) else a() for a in self._acts)
+
+    def _substituted_mkdir(self, text: str, spans) -> List[str]:
+        """The folders `x=$(mkdir -p d1)` makes when that substitution is the assignments' last (whose status is
+        theirs) and its words are all written out; [] for any other (`$(mkdir d; true)`, `$(mkdir d)$(true)`)."""
+        raw = " ".join(text[a:b] for a, b in spans)
+        m = None
+        for m in _MKDIR_SUBST.finditer(raw):
+            pass
+        if m is None or "$(" in raw[m.end():] or "`" in raw[m.end():] or "'" in raw or "\\" in raw:
+            return []
+        return [os.path.normpath(os.path.join(self.dirs[0], w)) for w in m.group(1).split() if not w.startswith("-")]
 
     def _eval_value(self, text: str, spans) -> Optional[str]:
         """The value of eval's one argument `$CMD` (or `"$CMD"`, `${CMD}`) as the walk has it, a part not known
@@ -978,7 +1039,11 @@ class Walk(Expander, Compounds):
                  (op != "|" or self.pipefail))
         try:
             # the child's own settings are certain inside it, even when the command that runs it is in a branch
-            why = self._file(full, depth + 1, False)
+            self._acts.append(False)        # (its own set -e stops it: whether that stops this shell is its frame's)
+            try:
+                why = self._file(full, depth + 1, False)
+            finally:
+                self._acts.pop()
             if not why and not self.ended:
                 self.uncalled()             # the child's own functions no call of it names, before they are gone
         finally:
@@ -1436,6 +1501,83 @@ _EVAL_SYNTAX = r"""["'`$\\;&|<>(){}~#=]"""
 
 
 _EVAL_VARIABLE = r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?'
+
+
+# the words that lead a command without starting it (`then if ...`: the `if` opens a compound)
+_LEADING = frozenset({"then", "else", "do", "{", "!"})
+
+
+def _taken_alone(text: str, blocks, lexed: list, k: int, own: Tuple[str, ...] = ()) -> bool:
+    """Whether set -e acts on a command in these compounds (and, `own`, the closing words of the one lexed[k] opens):
+    each an `if` whose branch certainly runs, a `{ group; }` or `( subshell )`, not after && or || nor piped, that
+    closes its command (bash 5.2 ran on after `if true; then mkdir -p d1; fi || true`, `{ mkdir -p d1; } || true`,
+    `case a in a) mkdir -p d1;; esac | cat`: set -e is ignored in a compound whose status is tested)."""
+    closers = list(own)
+    for b in reversed(blocks):
+        if b.kind == "if" and b.state == "take" and b.alone:
+            closers.append("fi")
+        elif b.kind in ("group", "subshell"):
+            closers.append(")" if b.kind == "subshell" else "}")
+        else:
+            return False
+    return _closed_alone(text, lexed, k, closers)
+
+
+_CLOSERS = {"if": "fi", "case": "esac", "for": "done", "while": "done", "until": "done", "select": "done", "{": "}"}
+
+
+def _closed_alone(text: str, lexed: list, k: int, closers: List[str]) -> bool:
+    """Whether the compounds open at lexed[k], innermost first, close with these words (`fi`, `}`, `)`, ...) each
+    ending its command: then `;` or a line break, not `fi || true`, `} | tee`, `) &`, `done >log` (a redirection may
+    fail). The closers are found by the compounds opened and closed after lexed[k]; any other order is not sure."""
+    inner: List[str] = []                   # the compounds opened after lexed[k], innermost last
+    for i in range(k, len(lexed)):
+        words, op, _ = lexed[i]
+        if i == k:
+            words = []                      # (its own `)` may close a subshell: `( mkdir -p d1 )`)
+            if op != ")":
+                continue
+        if not words and i > k:
+            if op == "(":
+                inner.append(")")
+            continue
+        heads = [text[a:b] for a, b in words[:8]]
+        j = 0
+        while j < len(heads) and heads[j] in _LEADING:
+            if heads[j] == "{":
+                inner.append("}")
+            j += 1
+        head = heads[j] if j < len(heads) else ""
+        if head in _CLOSERS and head != "{":
+            inner.append(_CLOSERS[head])
+        closing = head if head in ("fi", "esac", "done", "}") else ""
+        if op == ")":
+            if closing:
+                return False                # (`fi)`: not read here)
+            closing = ")"
+        if not closing:
+            continue
+        if inner:
+            if inner.pop() != closing:
+                return False
+            continue
+        if closing != closers[0]:
+            return False
+        if closing == ")":
+            # after `)`, what follows it: an operator (`) || true`) comes as a command with no words
+            after = lexed[i + 1] if i + 1 < len(lexed) else None
+            if after is not None and not after[0] and after[1] in ("&&", "||", "|", "&"):
+                return False
+        elif op not in (";", "\n") or len(words) > 1:
+            return False
+        closers = closers[1:]
+        if not closers:
+            return True
+    return False
+
+
+# `$(mkdir -p d1)` or `` `mkdir d1` `` of words written out, the whole substitution (_substituted_mkdir)
+_MKDIR_SUBST = re.compile(r"(?:\$\(|`)[ \t]*mkdir((?:[ \t]+[\w./+-]+)+)[ \t]*(?:\)|`)")
 
 
 def _blocked(folder: str) -> bool:
