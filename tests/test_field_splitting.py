@@ -79,3 +79,59 @@ def test_a_flag_passed_inside_a_variable_reaches_the_script(tmp_path):
     # it said "profiling is off unless --profiling is passed to train.py: the launcher does not pass it"
     assert report["usable"] is True
     assert "  `args.profiling` is true in this launch (--profiling from run.sh:3)" in report["launch"]["lines"]
+
+
+def test_an_unquoted_expansion_of_nothing_is_no_word(tmp_path):
+    # bash 5.2: `W=""; S=" "; printf '[%s]' python3 t.py $W "$W" '' $W"" x$W ${W} $S --weights $W --prof`
+    # printed `[python3][t.py][][][][x][--weights][--prof]`: an unquoted expansion of nothing is removed, a
+    # quoted empty part stays an empty word. The walk kept `$W` and `${W}` as empty words
+    text = 'W=""\nS=" "\npython3 t.py $W "$W" \'\' $W"" x$W ${W} $S --weights $W --prof\n'
+    assert _words(tmp_path, text)[-1] == ["python3", "t.py", "", "", "", "x", "--weights", "--prof"]
+
+
+TORCH = '''import argparse
+import torch_npu
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--weights", type=str, default="w.pt")
+parser.add_argument("--prof", action="store_true")
+args = parser.parse_args()
+
+if args.prof:
+    prof = torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("./prof"))
+    prof.start()
+    for step in range(10):
+        prof.step()
+    prof.stop()
+'''
+
+
+def _lines(capsys, tmp_path, launcher):
+    from flake8_npuprof.cli import main
+    (tmp_path / "train.py").write_text(TORCH)
+    (tmp_path / "run.sh").write_text(launcher)
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "--cwd", str(tmp_path), "--", "bash",
+          "run.sh"])
+    return capsys.readouterr().out.splitlines()[1:]
+
+
+def test_an_option_given_an_empty_expansion_is_given_no_value(capsys, tmp_path):
+    # bash 5.2 passes `--weights --prof` (the empty $W is no word), so python 3.9.18-3.13.0's argparse exits with
+    # status 2 ("argument --weights: expected one argument") before args.prof is read; the answer was "usable data:
+    # yes" (--weights given an empty word)
+    why = ("line 10: not run in this launch: argparse stops the script in parse_args: --weights from run.sh:2 takes a "
+           "value and is given none, so argparse exits with status 2 (\"error: argument --weights: expected one "
+           "argument\")")
+    assert _lines(capsys, tmp_path, 'W=""\npython3 train.py --weights $W --prof\n') == [
+        "launch: run.sh:2 python3 train.py --weights --prof",
+        f"train.py: torch_npu's profiler is off: {why}",
+        f"usable data: no ({why.replace('line 10:', 'line 10 of train.py:')})"]
+
+
+def test_a_quoted_empty_word_is_shown_as_one(capsys, tmp_path):
+    # `--weights "$W"` passes an empty word, --weights's value (python 3.11: weights='', prof=True): the answer was
+    # right, but its launch line dropped the word, showing `--weights --prof`, on which argparse stops
+    assert _lines(capsys, tmp_path, 'W=""\npython3 train.py --weights "$W" --prof\n') == [
+        "launch: run.sh:2 python3 train.py --weights '' --prof",
+        "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)",
+        "usable data: yes"]

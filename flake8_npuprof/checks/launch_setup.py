@@ -331,7 +331,9 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
     # python 3.9 to 3.12.1 exit all the same with exit_on_error=False; 3.13.0 raises ArgumentError (both run)
     then = f"; python 3.13 raises argparse.ArgumentError there instead ({ast.unparse(exit_on_error)}, line " \
         f"{exit_on_error.value.lineno}), which stops it too" if off else ""
-    given.stop = (f"argparse stops the script in parse_args: {shown} from {where} is no option {script} defines"
+    by = " (which torch.distributed.launch passes each rank before the script's own words, its value the rank's: " \
+        "torch 2.0 and later, without --use-env)" if w.value.origin == "torch.distributed.launch" else ""
+    given.stop = (f"argparse stops the script in parse_args: {shown}{by} from {where} is no option {script} defines"
                   f"{note}, so argparse exits with status 2 (\"error: unrecognized arguments\", naming {shown}){then}"
                   f"{_exits_first(launched, table, abbreviates, where)}")
 

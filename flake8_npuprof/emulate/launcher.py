@@ -154,8 +154,8 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
     env = {name: {"value": s.value, "set": f"{s.how} at {s.where(root)}"} for name, s in sorted(cmd.env.items())
            if name.startswith(("PROFILING_", "ASCEND_WORK_PATH"))}
     flags = {g.option: {"value": g.text, "at": g.where} for d, g in ls.given.items() if d != OPEN} if ls else {}
-    # as a shell reads it back (an empty unquoted expansion is no word at all)
-    shown = " ".join(_read_back(x.text) for x in without_redirections(cmd.words) if x.text)
+    # as a shell reads it back (an empty word is one the command gets: the walk drops an unquoted expansion of nothing)
+    shown = " ".join(_read_back(x.text) for x in without_redirections(cmd.words))
     lines = [f"launch: {where} {shown}".replace(HOLE, "<unknown>")]
     if launch.missing:
         lines.append(f"  {'no script' if launch.refused else 'unknown'}: {launch.missing}".replace(HOLE, "<unknown>"))

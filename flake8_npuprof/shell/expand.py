@@ -65,6 +65,8 @@ class Expander(WalkState):
                              origin="shell")]
         unquoted: List[Tuple[int, int]] = []
         decoded, runs, _ = decode(text, i, end, self._valued, unquoted)
+        if not decoded and not any(c in word for c in "\"'\\"):
+            return []           # bash removes an unquoted expansion of nothing (`$EMPTY`, `${EMPTY}`): no word at all
         blanks = {t for a, b in unquoted for t in range(a, b) if decoded[t] in _IFS} \
             if any(_BLANK.search(decoded, a, b) for a, b in unquoted) else None     # (most values have none)
         if not blanks or "IFS" in self.vars or "IFS" in self.exported:

@@ -31,6 +31,10 @@ if TYPE_CHECKING:       # (imported where msprof is met: 1.5 M instructions of a
 MAX_LAUNCHES = 16               # Python command lines followed per launcher
 WRAPPERS_WITH_SCRIPT = {"torchrun", "msrun"}                # start a .py themselves
 PY_LAUNCH_MODULES = {"torch.distributed.launch", "torch.distributed.run", "horovod.runner.launch"}
+# it passes the script --local-rank (_with_local_rank; data/sources.json shell.torch_distributed_launch)
+LAUNCH_MODULE = "torch.distributed.launch"
+LOCAL_RANK = "--local-rank=0"
+USE_ENV = ("--use-env", "--use_env")
 MSPROF_PY_MODES = {"import", "query", "export", "analyze"}      # the CANN toolkit's msprof.py, over collected data
 RANK_OPTIONS = {"-np", "-n", "--nproc_per_node", "--nproc-per-node"}
 # msrun starts `python SCRIPT ARGS` once per --local_worker_num (8 when not given) in its own directory;
@@ -38,7 +42,8 @@ RANK_OPTIONS = {"-np", "-n", "--nproc_per_node", "--nproc-per-node"}
 MSRUN_RANKS, MSRUN_DEFAULT, MSRUN_SIMULATION = "--local_worker_num", 8, "--sim_level"
 MSRUN_TOTAL = "--worker_num"
 RANK_PREFIXES = ("mpirun", "mpiexec", "horovodrun", "srun")     # start the command after their options, n times
-FACTS = ("shell.msrun", "shell.background_status", "shell.list_split")   # data/sources.json (tests/test_audit.py)
+FACTS = ("shell.msrun", "shell.background_status", "shell.list_split",   # data/sources.json (tests/test_audit.py)
+         "shell.torch_distributed_launch")
 
 
 TYPED = "<command line>"        # the name a typed command (`emulate -- COMMAND...`) is shown under, as a file's is
@@ -527,7 +532,8 @@ def _python(cmd, words, k, env, ranks, wrapper, start="", refuse: bool = True) -
         if letter == "m" and after <= len(words):
             if module in PY_LAUNCH_MODULES:
                 n, script_at = _ranks_of(words, after)
-                return _script(cmd, words, script_at, env, _times(ranks, n), module, start)
+                launched = _script(cmd, words, script_at, env, _times(ranks, n), module, start)
+                return _with_local_rank(launched, words[after:script_at]) if module == LAUNCH_MODULE else launched
             from ..values.project import find_module
             found = (find_module(os.path.join(d, "_"), 0, module.split(".")) for d in cmd.cwd)
             paths = {p for p in found if p is not None}
@@ -561,6 +567,21 @@ def _python(cmd, words, k, env, ranks, wrapper, start="", refuse: bool = True) -
             continue
         return _script(cmd, words, k, env, ranks, wrapper, start)
     return None
+
+
+def _with_local_rank(found: Optional[Launch], options: Sequence[Word]) -> Optional[Launch]:
+    """The words torch.distributed.launch gives its script: `--local-rank=<rank>` first (torch 2.0 and later; 1.x gave
+    `--local_rank`), unless --use-env is among its own options (torch/distributed/run.py config_from_args; torchrun
+    has no use_env and passes none). Rank 0's is said; where a word that may be an option is not known statically
+    (`$OPTS`; not `--master_port $PORT`, nor `--nproc_per_node=$N`), none is added."""
+    if found is None or not found.script or any(
+            w.text in USE_ENV or HOLE in w.text.partition("=")[0] and not (
+                k and options[k - 1].known and options[k - 1].text.startswith("--") and "=" not in options[k - 1].text)
+            for k, w in enumerate(options)):
+        return found
+    at = options[0] if options else found.command.words[0]
+    rank = Word(StrValue(LOCAL_RANK, [], at.start, at.end, origin=LAUNCH_MODULE), at.start, at.end)
+    return found._replace(args=(rank,) + found.args)
 
 
 def _on_pythonpath(env, cwd: str, module: str) -> set:
