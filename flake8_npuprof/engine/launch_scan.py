@@ -1903,11 +1903,11 @@ def _lazy_pieces(texts: Dict[str, _Text], edges, launcher: str) -> Callable[[], 
 
 
 def _pieces(texts: Dict[str, _Text], edges, launcher: str) -> FrozenSet[str]:
-    """The files (not the launcher) that every place naming them runs in a new shell (_sources_none), each with
-    arguments written out that hold no `.` nor `source` and no character that may make or join words (_SAFE_ARGUMENT:
-    no blank inside one, quote, `$`, `*?[`, `\\`, redirection), and that set no arguments of their own (`set a b`):
-    any piece of their arguments (a part of a word, split at any characters) is neither `source` nor `.`. (None in a
-    shell with a function named echo.)"""
+    """The files (not the launcher) that every place naming them runs in a new shell (_sources_none, by a shell, exec,
+    nohup or time: _runs_here), each with arguments written out that hold no `.` nor `source` and no character that
+    may make or join words (_SAFE_ARGUMENT: no blank inside one, quote, `$`, `*?[`, `\\`, redirection), and that set
+    no arguments of their own (`set a b`): any piece of their arguments (a part of a word, split at any characters)
+    is neither `source` nor `.`. (None in a shell with a function named echo.)"""
     if any(any(not (w.startswith(("-", "+")) or k and words[k - 1] in ("-o", "+o")) for k, w in enumerate(words))
            for t in texts.values() for words in (m.group(1).split() for m in re.compile(_SET_WORDS).finditer(t.text))):
         return frozenset()              # `set a b`, `set -x a`: arguments of its own (or of the file that sources it)
@@ -1928,8 +1928,8 @@ def _pieces(texts: Dict[str, _Text], edges, launcher: str) -> FrozenSet[str]:
         for q, i in where:
             text = texts[q].text
             at = texts[q]._shell_at[i]
-            if not _sources_none(text, at, functions):
-                break
+            if not _sources_none(text, at, functions) or not _runs_here(text, at):
+                break                   # (`echo source | xargs bash ./x.sh`: words the line does not show)
             start = at
             while start < len(text) and text[start] not in " \t\n;&|<>()`":
                 start += 1
