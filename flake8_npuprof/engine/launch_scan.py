@@ -1872,9 +1872,6 @@ def _argument_piece(value: str, t: _Text, texts: Dict[str, _Text], path: str,
     return loops > 0
 
 
-_SET_WORDS = r"(?<![\w.-])set(?![\w.-])[ \t]*([^\n;&|)`]*)"
-
-
 def _piece_of(value: str) -> Optional[str]:
     """The variable whose value, or what is left of it cut from its start by a pattern written out (`${para#*=}`, no
     quote, `$`, `` ` ``, `\\` nor `(` in it), a value (quoted or not) is: `$para`, `"${para}"`; None otherwise."""
@@ -1900,6 +1897,9 @@ def _lazy_pieces(texts: Dict[str, _Text], edges, launcher: str) -> Callable[[], 
             found.append(_pieces(texts, edges, launcher))
         return found[0]
     return pieces
+
+
+_SET_WORDS = r"(?<![\w.-])set(?![\w.-])[ \t]*([^\n;&|)`]*)"        # (a `set` and its words: compiled where asked)
 
 
 def _pieces(texts: Dict[str, _Text], edges, launcher: str) -> FrozenSet[str]:
