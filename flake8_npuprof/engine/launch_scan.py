@@ -68,7 +68,7 @@ import stat
 from itertools import accumulate, chain, compress, count, repeat
 from operator import add, contains
 from types import ModuleType
-from typing import Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from ..checks.shell_scan import JOINED, JOINED_SEARCHES, Gated, may_have_setups as _may_have_setups, may_start
 from ..shell.state import MAX_COMMANDS, MAX_SOURCED
@@ -1693,7 +1693,9 @@ def why_walked(text: str, path: str) -> str:
         # (a file's name given as a value or an argument, `bash ./up.sh ./far.sh`, is found from where that file went)
         given = any(not _runs_here(t.text, at) for t in texts.values() for at in t._shell_at
                     if at not in t._by_value_at)    # (a head by value's file is its command's: `$c envx`)
-        need = _levels(texts, edges, launcher, rounds, times, weights, own_rounds, None if given else own_shell)
+        pieces = _lazy_pieces(texts, edges, launcher) if not given else frozenset   # (asked by _may_source alone)
+        need = _levels(texts, edges, launcher, rounds, times, weights, own_rounds, None if given else own_shell,
+                       pieces)
         if need > MAX_LEVELS:
             return f"{need} levels up"
         if need <= levels:
@@ -1718,15 +1720,14 @@ def why_walked(text: str, path: str) -> str:
             held[p] = passed + held.get(p, [])
     # a file only run that names no file to run or source, and runs no name it may be given (_runs_given), enters no
     # file from where it goes: its scripts are its own (reported on it), and its `cd` does not come back
-    why = _absolute({p: t for p, t in texts.items()
-                     if p in own_shell or _names_files(t, texts) or (t.rooted or held.get(p)) and _runs_given(t.text)}, region,
-                    levels, held)
+    why = _absolute({p: t for p, t in texts.items() if p in own_shell or _names_files(t, texts, pieces) or
+                     (t.rooted or held.get(p)) and _runs_given(t.text)}, region, levels, held)
     if why:
         return why
     for t in texts.values():
         for head, quoted, word, at in t.given_by_value:
             if (word is None or not _unknown(word.group(1) or word.group(2), texts)) and \
-                    (head is None or _may_source(head.group(1) or head.group(2), quoted, texts)):
+                    (head is None or _may_source(head.group(1) or head.group(2), quoted, texts, pieces)):
                 return f"a file named from values a head by value may source ({_word_at(t.text, at)})"
     for t in texts.values():            # (`c="source "; ${c}/x`: the walk sources /x where it is there)
         for literal in t.given_rooted:
@@ -1752,7 +1753,12 @@ def why_walked(text: str, path: str) -> str:
                     names.add((name, tail))
                 else:
                     names.update((name, "/" + _UP.sub("", os.path.normpath(v + rest))) for v in values)
-    candidates = list(dict.fromkeys(p for name, tail in names for p in _named(found, name)
+    # (a name ends a file's only where a `${x#y}` may cut it: else it is the file's whole, `*test.py` a file so named;
+    # the texts searched for a cut only where a file's name ends another's)
+    whole = any(_ends_held(found, name) for name, _ in names) and \
+        not any(re.compile(_CUT_START).search(t.text) for t in texts.values())
+    candidates = list(dict.fromkeys(p for name, tail in names
+                                    for p in (found.get(name, ()) if whole else _named(found, name))
                                     if not tail or p.endswith(tail)))
     candidates += _modules({m for p, t in texts.items() if p in own_shell for m in t.modules}, region, found)
     why = next((f"{os.path.relpath(p, os.path.dirname(launcher))} may hold a setup"
@@ -1762,24 +1768,31 @@ def why_walked(text: str, path: str) -> str:
     return why
 
 
-def _may_source(name: str, quoted: bool, texts: Dict[str, _Text]) -> bool:
+def _may_source(name: str, quoted: bool, texts: Dict[str, _Text],
+                pieces: Callable[[], FrozenSet[str]] = frozenset) -> bool:
     """Whether a variable a command's head is (`${B} "$f"`) may hold `source` or `.` in the walk: it is set in these
     texts other than by assignments at a command's head whose value is a substitution whose output the walk does not
     know (`B=$(which python2)`: shell/expand.Expander._output, _PRINTING) or a word written out that is neither (nor
     starts with one and a blank), or, for a quoted head (no splitting: the value whole), one that writes out a
-    character neither holds (`"${D}/x.sh"`); one no text sets has no value the walk knows."""
+    character neither holds (`"${D}/x.sh"`), or a piece of an argument of a file in pieces() (_argument_piece: those
+    of every place that runs it hold neither); a mention in a `[[ ... ]]` test sets no word (_in_test); one no text
+    sets has no value the walk knows."""
     if name in ("PWD", "HOME", "OLDPWD", "BASH_SOURCE"):
         return True
-    for t in texts.values():
+    for p, t in texts.items():
         if _braced_other(t.text, name):
             return True                 # `${name:=source}`
         for at in _mentions(t.text, name):
             end = at + len(name)
             if not t.text.startswith("=", end) or not _heads(t.text, at):
+                if _in_test(t.text, at):
+                    continue            # `[[ $para == --bind_core* ]]`
                 return True             # `read name`, `for name in`, `export name=`, `f name`: not known here
             value = _word_at(t.text, end + 1)
             if _unknown_output(value):
                 continue                # (the walk does not know its output: no value)
+            if _argument_piece(value, t, texts, p, pieces):
+                continue                # `bind_core=`echo ${para#*=}``, para a word of `for para in $*`
             if quoted and not set(_EXPANDED_END.sub("", value).replace('"', "").replace("'", "")) <= _SOURCE_CHARS:
                 continue
             first = _FIRST_END.split(value.replace('"', "").replace("'", ""), maxsplit=1)[0]
@@ -1793,14 +1806,142 @@ def _may_source(name: str, quoted: bool, texts: Dict[str, _Text]) -> bool:
 _FIRST_END = re.compile(r"[\s$`\\]")     # (where a value's first word stops being written out: _may_source)
 
 
-def _names_files(t: _Text, texts: Dict[str, _Text]) -> bool:
+def _names_files(t: _Text, texts: Dict[str, _Text], pieces: Callable[[], FrozenSet[str]] = frozenset) -> bool:
     """Whether a text names a file it may run or source: one of its shells, but those a head by value names whose
     value the walk never has as `source` or `.` (_may_source: `${bind_core} python3.7 x.py`)."""
     for at in t._shell_at:
         head = t._by_value_at.get(at)
-        if head is None or head[0] is None or _may_source(head[0].group(1) or head[0].group(2), head[1], texts):
+        if head is None or head[0] is None or \
+                _may_source(head[0].group(1) or head[0].group(2), head[1], texts, pieces):
             return True
     return False
+
+
+def _in_test(text: str, at: int) -> bool:
+    """Whether the word at `at` is in a `[[ ... ]]` test: its command's first word after keywords is `[[`, and no `]]`
+    stands before it there, and no `=~` in its line. Bash sets no variable in one but by arithmetic, to a number
+    (`[[ 1 -eq --x ]]`, `[[ 1 -eq x=y ]]`: bash 5.2 gives -1 and 0) and BASH_REMATCH by `=~`; the walk sets none."""
+    words = text[_command_start(text, at):at].split()
+    k = 0
+    while k < len(words) and words[k] in _KEYWORDS:
+        k += 1
+    return k < len(words) and words[k] == "[[" and "]]" not in words and "=~" not in text[at:_line_end(text, at)] \
+        and "=~" not in words
+
+
+# (the patterns of _pieces and _argument_piece, compiled where first asked: not at import, as most runs never ask)
+# `for X in $*` (or `$@`, `"$@"`, `"$*"`) after a loop's name: X is a word of the file's arguments each round
+_OVER_ALL_ARGS = r"""[ \t]+in[ \t]+("?)\$[*@]\1[ \t]*(?:;|\n|$)"""
+# (and blanks between words; no `.`, quote, `$`, pattern, `\\`, `<`, `>`, nor other letters than ASCII's: _pieces)
+_SAFE_ARGUMENT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_/=,:+@%- \t")
+
+
+def _argument_piece(value: str, t: _Text, texts: Dict[str, _Text], path: str,
+                    pieces: Callable[[], FrozenSet[str]]) -> bool:
+    """Whether a value of an assignment in t (the file at path, one of pieces()) is a word of its file's arguments or
+    what is left of one cut from its start, or echo's output of that (`${para#*=}`, `` `echo ${para#*=}` ``, `$(echo
+    $para)`), para being the name of a `for para in $*` outside any function body of t, and named nowhere else in the
+    texts but in echo's arguments and `[[ ... ]]` tests (no text sets it another way: `${para:=x}` neither): each word
+    of it is then a piece of an argument's."""
+    value = value.strip('"')
+    for lead, end in (("`echo ", "`"), ("$(echo ", ")")):
+        if value.startswith(lead) and value.endswith(end):
+            value = value[len(lead):-len(end)].strip(" \t")
+            break
+    name = _piece_of(value)
+    if name is None or path not in pieces():
+        return False
+    loops = 0
+    for u in texts.values():
+        k = u.text.find("${" + name)
+        while k >= 0:
+            if u.text[k + 2 + len(name):k + 3 + len(name)] not in ("}", "#") and \
+                    not _word(u.text[k + 2 + len(name):k + 3 + len(name)] or " "):
+                return False            # `${para:=x}`, `${para=x}`, `${para[0]}`
+            k = u.text.find("${" + name, k + 1)
+        for at in _mentions(u.text, name):
+            if _in_test(u.text, at) or _head_of(u.text, at) == "echo":
+                continue                # (`echo "para: ..."`: echo sets no variable)
+            head = at
+            while head and u.text[head - 1] in " \t":
+                head -= 1
+            if u is not t or u.text[head - 3:head] != "for" or head == at or not _loop_head(u.text, head - 3) or \
+                    not re.compile(_OVER_ALL_ARGS).match(u.text, at + len(name)) or t.where(at)[1] != -1:
+                return False
+            loops += 1
+    return loops > 0
+
+
+def _piece_of(value: str) -> Optional[str]:
+    """The variable whose value, or what is left of it cut from its start by a pattern written out (`${para#*=}`, no
+    quote, `$`, `` ` ``, `\\` nor `(` in it), a value (quoted or not) is: `$para`, `"${para}"`; None otherwise."""
+    if len(value) > 1 and value[0] == value[-1] == '"':
+        value = value[1:-1]
+    if value.startswith("${") and value.endswith("}"):
+        name, cut, pattern = value[2:-1].partition("#")
+        if cut and any(c in pattern for c in "}$`'\"\\("):
+            return None
+    elif value.startswith("$"):
+        name = value[1:]
+    else:
+        return None
+    return name if _VARIABLE.fullmatch(name) else None
+
+
+def _lazy_pieces(texts: Dict[str, _Text], edges, launcher: str) -> Callable[[], FrozenSet[str]]:
+    """_pieces, found when first asked."""
+    found: List[FrozenSet[str]] = []
+
+    def pieces() -> FrozenSet[str]:
+        if not found:
+            found.append(_pieces(texts, edges, launcher))
+        return found[0]
+    return pieces
+
+
+_SET_WORDS = r"(?<![\w.-])set(?![\w.-])[ \t]*([^\n;&|)`]*)"        # (a `set` and its words: compiled where asked)
+
+
+def _pieces(texts: Dict[str, _Text], edges, launcher: str) -> FrozenSet[str]:
+    """The files (not the launcher) that every place naming them runs in a new shell (_sources_none, by a shell, exec,
+    nohup or time: _runs_here), each with arguments written out that hold no `.` nor `source` and no character that
+    may make or join words (_SAFE_ARGUMENT: no blank inside one, quote, `$`, `*?[`, `\\`, redirection), and that set
+    no arguments of their own (`set a b`): any piece of their arguments (a part of a word, split at any characters)
+    is neither `source` nor `.`. (None in a shell with a function named echo.)"""
+    if any(any(not (w.startswith(("-", "+")) or k and words[k - 1] in ("-o", "+o")) for k, w in enumerate(words))
+           for t in texts.values() for words in (m.group(1).split() for m in re.compile(_SET_WORDS).finditer(t.text))):
+        return frozenset()              # `set a b`, `set -x a`: arguments of its own (or of the file that sources it)
+    functions = {n for t in texts.values() for n in t.defined}
+    if "echo" in functions:
+        return frozenset()              # (_argument_piece reads echo's output and arguments as the builtin's)
+    places: Dict[str, Optional[List[Tuple[str, int]]]] = {}
+    for q, named in edges.items():
+        for c, (_, sourced, at) in named.items():
+            if sourced:
+                places[c] = None
+            elif places.get(c, []) is not None:
+                places.setdefault(c, []).extend((q, i) for i in at)     # type: ignore[union-attr]
+    out = set()
+    for c, where in places.items():
+        if c == launcher or not where or c not in texts:
+            continue
+        for q, i in where:
+            text = texts[q].text
+            at = texts[q]._shell_at[i]
+            if not _sources_none(text, at, functions) or not _runs_here(text, at):
+                break                   # (`echo source | xargs bash ./x.sh`: words the line does not show)
+            start = at
+            while start < len(text) and text[start] not in " \t\n;&|<>()`":
+                start += 1
+            end = start
+            while end < len(text) and text[end] not in "\n;&|)`":
+                end += 1
+            words = text[start:end]
+            if not set(words) <= _SAFE_ARGUMENT or "source" in words:
+                break
+        else:
+            out.add(c)
+    return frozenset(out)
 
 
 _SOURCE_CHARS = frozenset("source.")
@@ -2146,9 +2287,21 @@ def _cross_commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int,
     return out, most
 
 
+# a value cut from its start (`${x#*_}`, `${@#y}`, `${a[0]##*/}`, an eval's `${x"#"y}`; not `${#x}`): the one way the
+# walk makes a name of the end of another (a cut from the end, a substring, a substitution: _COMPUTED; IFS: the walk
+# splits at blanks)
+_CUT_START = r"""\$\{[#!]?(?:\w+|[@*])(?:\[[^]]*\])?["'\\]*#"""     # (compiled where first asked)
+
+
+def _ends_held(found: "_Listing", name: str) -> bool:
+    """Whether a file in the listing has a name this one ends with (that keeps its extension), not this one."""
+    ext = name.rfind(".") if name.endswith((".py", ".sh")) else 0
+    return any(name[i:] in found.names for i in range(1, ext + 1))
+
+
 def _named(found: "_Listing", name: str) -> Tuple[str, ...]:
     """The files a script or file of this name can be: by its name, and by a name it ends with when that keeps its
-    extension (`${x#*_}` cuts `run_train.py` to `train.py`)."""
+    extension (`${x#*_}` cuts `run_train.py` to `train.py`: _CUT_START)."""
     kept = found.asked.get(name)        # (the launchers of a project ask the same listing of the same names)
     if kept is None:
         ext = name.rfind(".") if name.endswith((".py", ".sh")) else 0
@@ -2188,7 +2341,8 @@ def _commands(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times:
 
 
 def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: int, weights=None,
-            own: Optional[Dict[str, int]] = None, shell: Optional[Set[str]] = None) -> int:
+            own: Optional[Dict[str, int]] = None, shell: Optional[Set[str]] = None,
+            pieces: Callable[[], FrozenSet[str]] = frozenset) -> int:
     """How many folders up the walk's directories can go: a file's own `..` and `dirname` as often as they can run
     (weights: _weights'), those of a file it sources as often as it sources it (the shell is the same), and those of
     the one file it runs that goes furthest (a new shell starts where its caller is, and its `cd` does not come
@@ -2212,7 +2366,7 @@ def _levels(texts: Dict[str, _Text], edges, launcher: str, rounds: int, times: i
                 continue            # (one that goes up nowhere adds nothing: whether it is sourced is not asked)
             if sourced or any(not _sources_none(t.text, t._shell_at[i], functions) for i in places):
                 by_source += n * loops * up
-            elif shell is None or c in shell or _names_files(texts[c], texts):
+            elif shell is None or c in shell or _names_files(texts[c], texts, pieces):
                 ran = max(ran, up)
         done[p] = (weights[p][1] if weights else t.weighted(t.levels, r, times)) + ran + by_source
         return done[p]
