@@ -50,13 +50,16 @@ def test_the_record_is_what_the_pythons_here_do():
     if not pythons:
         pytest.skip("no CPython 3.9-3.13 under /root/.pyenv here")
     record = _record()
-    assert [[c["options"], c["exit_on_error"], c["words"]] for c in record] == argparse_runs.CASES
+    assert [[c["options"], c["exit_on_error"], c["words"]] + ([c["parser"]] if "parser" in c else [])
+            for c in record] == argparse_runs.CASES
     for version, python in pythons.items():
         assert argparse_runs.run(python) == [c["runs"][version] for c in record], version
 
 
-@pytest.mark.parametrize("case", [c for c in _record() if c["exit_on_error"]], ids=lambda c: " ".join(c["words"]))
+@pytest.mark.parametrize("case", [c for c in _record() if c["exit_on_error"] and "prefix_chars" not in c.get(
+    "parser", {})], ids=lambda c: " ".join(c["words"]) + " " + c.get("parser", {}).get("method", ""))
 def test_first_stop_is_what_python_did(case):
+    # (parse_known_args stops where parse_args stops while reading, and leaves the words no option reads aside)
     from flake8_npuprof.values.argv_words import first_stop
     runs = case["runs"]
     assert set(runs) == {"3.9.18", "3.10.13", "3.11.7", "3.12.1", "3.13.0"}
@@ -64,8 +67,12 @@ def test_first_stop_is_what_python_did(case):
     assert len(ran) == 1                # the five agree
     ran = runs["3.13.0"]
     stop = first_stop(case["words"], _table(case["options"]), lambda flag: True)
+    if stop is not None and stop.kind in ("extra", "dashdash", "release") and "parser" in case:
+        stop = None
     if ran == ["runs"]:
         assert stop is None
+    elif ran[0] == "raises":            # (an exception not argparse's: status 1)
+        assert stop.status == 1 and stop.kind == "raises" and stop.why == ran[1]
     elif stop is None:                  # (an ambiguous abbreviation: not followed here)
         assert ran[1].startswith("train.py: error: ambiguous option")
     elif ran[0] == 0:
@@ -77,7 +84,7 @@ def test_first_stop_is_what_python_did(case):
         assert ran[1].split("unrecognized arguments: ")[1].split()[0 if stop.kind == "extra" else 1] == \
             case["words"][stop.at + (stop.kind == "dashdash")]
     else:
-        assert stop.status == 2 and stop.kind == "value" and ran[1].startswith(f"train.py: error: {stop.why}")
+        assert stop.status == 2 and stop.kind in ("value", "default") and ran[1].startswith(f"train.py: error: {stop.why}")
 
 
 TRAIN = """\
@@ -337,3 +344,83 @@ def test_a_single_dash_option_with_a_value_is_an_option_where_the_word_holds_a_b
     assert _answer(capsys, tmp_path, "--prof", "--m", word, text=text) == _off(
         "argparse stops the script in parse_args: --m from run.sh:1 takes a value and is given none, so argparse exits "
         "with status 2 (\"error: argument --m: expected one argument\")")
+
+
+def _ran(words, parser=None, options=()):
+    """What python 3.9.18-3.13.0 did with the record's case of these words, parser keywords and options (the last
+    one of them): the five agree."""
+    case = [c for c in _record() if c["words"] == words and c.get("parser") == parser and
+            all(o in c["options"] for o in options)][-1]
+    assert len({json.dumps(r) for r in case["runs"].values()}) == 1
+    return case["runs"]["3.13.0"]
+
+
+def test_parse_known_args_stops_where_parse_args_stops_while_reading(capsys, tmp_path):
+    # an option given no value: python 3.9.18-3.13.0 exit with status 2 in parse_known_args too; the answer was "yes"
+    assert _ran(["--prof", "--n"], {"method": "parse_known_args"}) == [
+        2, "train.py: error: argument --n: expected one argument"]
+    text = TRAIN.replace("args = parser.parse_args()", "args, rest = parser.parse_known_args()")
+    assert _answer(capsys, tmp_path, "--prof", "--m", text=text) == _off(
+        "argparse stops the script in parse_known_args: --m from run.sh:1 takes a value and is given none, so "
+        "argparse exits with status 2 (\"error: argument --m: expected one argument\")")
+    # ... and leaves the words no option reads aside (they stop parse_args): the script runs
+    assert _ran(["--prof", "x", "--xyz"], {"method": "parse_known_args"}) == ["runs"]
+    assert _answer(capsys, tmp_path, "--prof", "x", "--xyz", text=text) == [
+        "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]
+
+
+def test_a_string_default_the_type_refuses_stops_the_script(capsys, tmp_path):
+    # argparse converts a string default where no word gives the option: python 3.9.18-3.13.0 exit with status 2
+    # ("invalid int value: 'abc'"), before naming a word no option reads; the answer was "yes" (and for `--prof x`,
+    # the word x was said)
+    abc = [[["--n"], {"type": "int", "default": "abc"}]]
+    assert _ran(["--prof"], None, abc) == _ran(["--prof", "x"], None, abc) == [
+        2, "train.py: error: argument --n: invalid int value: 'abc'"]
+    text = TRAIN.replace('"--n", type=int, default=1', '"--n", type=int, default="abc"')
+    why = ("argparse stops the script in parse_args: run.sh:1 does not give --n, so argparse converts its default "
+           "'abc' (line 21) with int(), which refuses it, so argparse exits with status 2 (\"error: argument --n: "
+           "invalid int value: 'abc'\")")
+    off = _off(why)
+    for words in (["--prof"], ["--prof", "x"]):
+        assert _answer(capsys, tmp_path, *words, text=text) == [
+            off[0], off[1].replace("(line 21)", "(line 21 of train.py)")]
+    # given, the default is not converted
+    assert _ran(["--n", "1"], None, abc) == ["runs"]
+    assert _answer(capsys, tmp_path, "--prof", "--n", "1", text=text)[-1] == "usable data: yes"
+
+
+def test_an_append_to_a_default_that_is_no_list_raises(capsys, tmp_path):
+    # action="append" copies its default and appends to it: a str has none (python 3.9.18-3.13.0: AttributeError,
+    # status 1, before a later -h); the answer was "yes"
+    append = [[["--n"], {"action": "append", "default": "x"}]]
+    assert _ran(["--n", "a", "-h"], None, append) == [
+        "raises", "AttributeError: 'str' object has no attribute 'append'"]
+    text = TRAIN.replace('"--n", type=int, default=1', '"--n", action="append", default="x"')
+    why = ("argparse stops the script in parse_args: --n a from run.sh:1 is appended to the default of --n, 'x' "
+           "(line 21), which has no append, so parse_args raises AttributeError ('str' object has no attribute "
+           "'append'), status 1")
+    off = _off(why)
+    assert _answer(capsys, tmp_path, "--prof", "--n", "a", "-h", text=text) == [
+        off[0], off[1].replace("(line 21)", "(line 21 of train.py)")]
+    assert _ran(["--prof"], None, append) == ["runs"]     # (not given: its default is the value)
+    assert _answer(capsys, tmp_path, "--prof", text=text)[-1] == "usable data: yes"
+
+
+def test_a_word_that_begins_with_no_prefix_character_is_a_positional(capsys, tmp_path):
+    # prefix_chars="+": python 3.9.18-3.13.0 read --prof (and -h) as positionals, which the parser does not take
+    # ("unrecognized arguments: --prof", status 2); the answer was "yes (where its conditions hold)"
+    assert _ran(["--prof"], {"prefix_chars": "+"}) == [2, "train.py: error: unrecognized arguments: --prof"]
+    assert _ran(["-h", "x"], {"prefix_chars": "+"}) == [2, "train.py: error: unrecognized arguments: -h x"]
+    text = TRAIN.replace("ArgumentParser()", 'ArgumentParser(prefix_chars="+")').replace(
+        'add_argument("--', 'add_argument("++')
+    why = ("argparse stops the script in parse_args: --prof from run.sh:1 begins with none of the prefix characters "
+           "of train.py's parser (prefix_chars='+', line 18), so argparse reads it as a positional argument, which "
+           "train.py does not take (it defines none), so argparse exits with status 2 (\"error: unrecognized "
+           "arguments\", naming --prof)")
+    off = _off(why)
+    for words in (["--prof"], ["--prof", "-h"]):
+        assert _answer(capsys, tmp_path, *words, text=text) == [
+            off[0], off[1].replace("(prefix_chars='+', line 18)", "(prefix_chars='+', line 18 of train.py)")]
+    # no word: the script runs (its ++prof not followed here: the answer stays as it was)
+    assert _ran([], {"prefix_chars": "+"}) == ["runs"]
+    assert _answer(capsys, tmp_path, text=text)[-1] == "usable data: yes (where its conditions hold)"

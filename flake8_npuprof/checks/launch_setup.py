@@ -220,9 +220,12 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     release (given.unsure)."""
     import ast
     import os
-    from ..values.argv_words import first_stop, flag_key, parse_options, sure_to_stop, unparsed
+    from ..values.argv_words import first_stop, flag_key, parse_options, prefix_chars, sure_to_stop, unparsed
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
+    prefix = prefix_chars(ctx.tree) if "prefix_chars" in ctx.src.text else "-"
+    if prefix and "-" not in prefix:    # (options that begin otherwise: no word of the launch may be one)
+        return _stop_on_positional(ctx, table, given, words, where)
     idle = unparsed(ctx.tree, flags)        # (another parser's: its words are unrecognized where it is not parsed)
     note = ""
     for w in words:                         # (a flag's own stop, said where its word is read: values/launch_args.py)
@@ -232,7 +235,9 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
         note = note or _exits_first([w], table, abbreviates, where)
     stop = first_stop([w.text for w in words], {o: f for o, f in table.items() if id(f.call) not in idle},
                       abbreviates) if words and flags and parse_options(ctx.tree, flags) else None
-    exit_on_error = sure_to_stop(ctx.resolver, table, flags) if stop is not None else None
+    # (parse_known_args() stops where parse_args() stops while reading the words, not on those no option reads)
+    exit_on_error = sure_to_stop(ctx.resolver, table, flags, known=stop.kind in _WHILE_READING) \
+        if stop is not None else None
     if stop is None or exit_on_error is None or stop.kind == "extra" and unknown:
         _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle, words)
         return
@@ -244,8 +249,21 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
         return _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle, words)  # (ArgumentError)
     script = os.path.basename(ctx.filename)
     text = words[stop.at].text
-    head = "argparse stops the script in parse_args: "
-    if stop.kind == "help":
+    head = f"argparse stops the script in {_method(ctx.tree)}: "
+    if stop.kind == "default":
+        flag = table[stop.option]
+        value = next(k.value.value for k in flag.call.keywords if k.arg == "default")
+        why = f"{where} does not give {flag.option}, so argparse converts its default {value!r} (line " \
+            f"{flag.call.lineno}) with {getattr(flag.type_node, 'id', '')}(), which refuses it, so argparse exits " \
+            f"with status 2 (\"error: {stop.why}\")"
+    elif stop.kind == "raises":
+        flag = table[text.partition("=")[0]]
+        value = next(k.value.value for k in flag.call.keywords if k.arg == "default")
+        spelled = " ".join(w.text for w in words[stop.at:stop.end])
+        why = f"{spelled} from {where} is appended to the default of {flag.option}, {value!r} (line " \
+            f"{flag.call.lineno}), which has no append, so parse_args raises AttributeError " \
+            f"({stop.why.partition(': ')[2]}), status 1"
+    elif stop.kind == "help":
         why = f"{text} from {where} asks for its help, so argparse prints it and exits with status 0"
     elif stop.kind == "version":
         line = table[text].call.lineno
@@ -285,6 +303,49 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     given.stop_calls = frozenset(flag_key(f) for f in flags)
 
 
+_WHILE_READING = ("help", "version", "value", "raises", "default")
+
+
+def _method(tree) -> str:
+    """The method that parses the launch's words, for messages: parse_known_args where the file calls it and not
+    parse_args (argv_words.sure_to_stop holds: one of them, of argv)."""
+    import ast
+    called = {n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
+    return "parse_known_args" if "parse_known_args" in called and "parse_args" not in called else "parse_args"
+
+
+def _stop_on_positional(ctx, table, given, words, where: str) -> None:
+    """Where the script's parsers read as options only words that begin with one of their prefix_chars=, which has
+    no `-`, and the launch passes none such (values/argv_words.positionals_only): each word is a positional, which
+    the script does not take, so parse_args stops on them (python 3.9.18-3.13.0 ran it: "unrecognized arguments")."""
+    import ast
+    import os
+    from ..values.argv_words import flag_key, positionals_only, prefix_chars, sure_to_stop
+    flags = ctx.resolver.flags
+    prefix = prefix_chars(ctx.tree)
+    if not positionals_only([w.text for w in words], flags, ctx.tree, prefix):
+        return
+    exit_on_error = sure_to_stop(ctx.resolver, table, flags, prefixed=True)
+    if exit_on_error is None:
+        return
+    line = next(n.lineno for n in ast.walk(ctx.tree) if isinstance(n, ast.keyword) and n.arg == "prefix_chars")
+    script, text = os.path.basename(ctx.filename), words[0].text
+    given.stop = (f"argparse stops the script in parse_args: {text} from {where} begins with none of the prefix "
+                  f"characters of {script}'s parser (prefix_chars={prefix!r}, line {line}), so argparse reads it as a "
+                  f"positional argument, which {script} does not take (it defines none), so argparse exits with "
+                  f"status 2 (\"error: unrecognized arguments\", naming {text}){_raised_instead(exit_on_error)}")
+    given.stop_calls = frozenset(flag_key(f) for f in flags)
+
+
+def _raised_instead(exit_on_error) -> str:
+    """What python 3.13 does instead of exiting on unrecognized arguments where exit_on_error= is given and may be
+    false (3.9 to 3.12.1 exit all the same; 3.13.0 raises ArgumentError: both run); "" where it is not."""
+    import ast
+    off = exit_on_error.arg and not (isinstance(exit_on_error.value, ast.Constant) and exit_on_error.value.value is True)
+    return f"; python 3.13 raises argparse.ArgumentError there instead ({ast.unparse(exit_on_error)}, line " \
+        f"{exit_on_error.value.lineno}), which stops it too" if off else ""
+
+
 def _const(flag) -> str:
     """The const= of a flag, as python writes it."""
     import ast
@@ -303,7 +364,8 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
     own = {id(f.call) for f in ctx.resolver.flags} - idle    # (idle: flags of a parser never parsed)
     bare = [g for g in given.values() if isinstance(g, Given) and g.text is None and g.option in table and
             id(table[g.option].call) in own and takes_one(table[g.option])]
-    exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags) if words or bare else None
+    exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags, known=bool(bare)) \
+        if words or bare else None
     if exit_on_error is None:
         return
     given.stop_calls = frozenset(flag_key(f) for f in ctx.resolver.flags)
@@ -314,8 +376,8 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
         then = "exits with status 2" if not off else "raises argparse.ArgumentError" if isinstance(
             exit_on_error.value, ast.Constant) and exit_on_error.value.value is False else \
             f"exits with status 2, or raises argparse.ArgumentError ({ast.unparse(exit_on_error)} false)"
-        given.stop = (f"argparse stops the script in parse_args: {g.option} from {where} takes a value and is given "
-                      f"none, so argparse {then} (\"{'' if then.startswith('raises') else 'error: '}argument "
+        given.stop = (f"argparse stops the script in {_method(ctx.tree)}: {g.option} from {where} takes a value "
+                      f"and is given none, so argparse {then} (\"{'' if then.startswith('raises') else 'error: '}argument "
                       f"{g.option}: expected one argument\")"
                       f"{_exits_first(launched, table, abbreviates, where, g.word)}")
         return
@@ -325,9 +387,7 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
     script = os.path.basename(ctx.filename)
     note = " (its parser takes no abbreviation: allow_abbrev=False)" if option.startswith("--") and any(
         o.startswith(option) for o in table) else ""
-    # python 3.9 to 3.12.1 exit all the same with exit_on_error=False; 3.13.0 raises ArgumentError (both run)
-    then = f"; python 3.13 raises argparse.ArgumentError there instead ({ast.unparse(exit_on_error)}, line " \
-        f"{exit_on_error.value.lineno}), which stops it too" if off else ""
+    then = _raised_instead(exit_on_error)
     given.stop = (f"argparse stops the script in parse_args: {shown} from {where} is no option {script} defines"
                   f"{note}, so argparse exits with status 2 (\"error: unrecognized arguments\", naming {shown}){then}"
                   f"{_exits_first(launched, table, abbreviates, where)}")
@@ -488,7 +548,7 @@ def after_parse(ctx, node) -> bool:
         return False
     nodes = list(ast.walk(tree))
     calls = [n for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
-             n.func.attr == "parse_args" and not n.args and not n.keywords]
+             n.func.attr in ("parse_args", "parse_known_args") and not n.args and not n.keywords]
     if len(calls) != 1:
         return False
     parents = {id(c): p for p in nodes for c in ast.iter_child_nodes(p)}

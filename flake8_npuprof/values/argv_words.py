@@ -93,15 +93,19 @@ def takes_one(flag: FlagDef) -> bool:
         action is None or isinstance(action, ast.Constant) and action.value in ("store", "append", "extend"))
 
 
-def sure_to_stop(resolver, table, own: Iterable[FlagDef]) -> Optional[ast.keyword]:
+def sure_to_stop(resolver, table, own: Iterable[FlagDef], known: bool = False,
+                 prefixed: bool = False) -> Optional[ast.keyword]:
     """Whether parse_args surely meets every word of a launch that its table does not read: None where it may not
-    (see the module's doc), else the exit_on_error= keyword given to a parser (an empty keyword: none)."""
+    (see the module's doc), else the exit_on_error= keyword given to a parser (an empty keyword: none). known: the
+    stop is one argparse meets while it reads the words (help, a value error), which parse_known_args() meets too;
+    prefixed: the caller reads the parser's prefix_chars= (prefix_chars)."""
     mine = {id(f.call) for f in own}
     if not mine or any(id(f.call) not in mine or f.kind != "argparse" for f in table.values()):
         return None                     # flags another module (or absl) defines: its parser is not read here
     if _ARGV_WRITE.search(resolver.src.text) or resolver.parse_try():
         return None
     receivers, parsed, own_functions = set(), set(), set()
+    known_args = False
     nodes = list(ast.walk(resolver.tree))
     for n in nodes:
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -110,11 +114,13 @@ def sure_to_stop(resolver, table, own: Iterable[FlagDef]) -> Optional[ast.keywor
             return None
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
             name = n.func.attr
-            if name in ("parse_known_args", "parse_intermixed_args", "parse_known_intermixed_args",
-                        "add_subparsers") or name == "parse_args" and (n.args or n.keywords):
+            method = name == "parse_args" or known and name == "parse_known_args"
+            if name in ("parse_args", "parse_known_args", "parse_intermixed_args", "parse_known_intermixed_args",
+                        "add_subparsers") and (not method or n.args or n.keywords):
                 return None
-            if name == "parse_args":
+            if method:
                 parsed.add(_name(n.func.value))
+                known_args = known_args or name == "parse_known_args"
             if name == "add_argument":
                 nargs = next((k.value for k in n.keywords if k.arg == "nargs"), None)
                 action = next((k.value for k in n.keywords if k.arg == "action"), None)
@@ -125,15 +131,16 @@ def sure_to_stop(resolver, table, own: Iterable[FlagDef]) -> Optional[ast.keywor
                             isinstance(nargs, ast.Constant) and (nargs.value in _NARGS or type(nargs.value) is int)):
                     return None         # an option whose name is not written out, or one that takes any word
                 receivers.add(_name(n.func.value))
-    if not parsed or "" in parsed:
-        return None
+    if not parsed or "" in parsed or known_args and len(parsed) > 1:
+        return None                     # (parse_known_args of one parser, then another's: their words not read whole)
     exit_on_error = ast.keyword(arg=None, value=ast.Constant(True))
     for n in nodes:
         if not isinstance(n, ast.Call):
             continue
         name = _name(n.func)
         if name in _PARSER:
-            if any(k.arg in (None, "parents", "prefix_chars") for k in n.keywords) or len(n.args) > 4:
+            if any(k.arg in (None, "parents") or k.arg == "prefix_chars" and not prefixed for k in n.keywords) or \
+                    len(n.args) > 4:
                 return None             # (parents is its fifth positional argument)
             exit_on_error = next((k for k in n.keywords if k.arg == "exit_on_error"), exit_on_error)
             continue
@@ -154,15 +161,18 @@ def sure_to_stop(resolver, table, own: Iterable[FlagDef]) -> Optional[ast.keywor
 
 class Stop(NamedTuple):
     """Where python's argparse stops reading a launch's words (first_stop): status 0 (help, version), 1 (a version
-    option with no version=: AttributeError), 2 (an error),
+    option with no version=, an append to a default that is no list: AttributeError), 2 (an error),
     None where it depends on the python release; at: the word's index; kind: "help", "version", "value" (a value
-    the option does not take: why says argparse's own message), "extra" (a word no option reads: argparse names it
-    after reading them all), "dashdash" (`--` then more words), "release" (a closing `--`)."""
+    the option does not take: why says argparse's own message), "raises" (why: the exception, as python prints it),
+    "default" (a string default of an option no word gives, which its type refuses: at is -1), "extra" (a word no
+    option reads: argparse names it after reading them all), "dashdash" (`--` then more words), "release" (a closing
+    `--`). parse_known_args stops as parse_args does while it reads (help, version, value, raises, default)."""
     status: Optional[int]
     at: int
     kind: str
     why: str = ""
     end: int = 0                        # the words it reads up to (exclusive), for "value"
+    option: str = ""                    # the option whose default it is, for "default"
 
 
 _ERROR = {None: "expected one argument", "+": "expected at least one argument"}
@@ -187,6 +197,7 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
                 (read_as(text, table, abbreviates) or _of_help(text)):
             return None                 # (`--=`: every `--` option's abbreviation; `--ab=a b` is one, --abc's)
     extras: List[int] = []
+    seen = set()                        # id(call) of the options a word is read as
     k = 0
     while k < len(texts):
         text = texts[k]
@@ -212,6 +223,7 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
             extras.append(k)
             k += 1
             continue
+        seen.add(id(flag.call))
         kw = {a.arg: a.value for a in flag.call.keywords}
         action = flag.action or ("store" if "action" not in kw else "")
         if action == "version":         # (no version=: it reads parser.version, which python 3.9-3.13 lack)
@@ -257,8 +269,36 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
             return None
         if bad:
             return Stop(2, k, "value", f"argument {_label(flag)}: {bad}", j)
+        default = kw.get("default") if flag.has_default else None
+        if action == "append" and isinstance(default, ast.Constant) and default.value is not None and \
+                sum(f.dest == flag.dest for f in {id(f.call): f for f in table.values()}.values()) == 1:
+            # (_AppendAction copies the namespace's value, the default, and calls its append: python 3.9-3.13)
+            return Stop(1, k, "raises", f"AttributeError: '{type(default.value).__name__}' object has no attribute "
+                        "'append'", j)
         k = j
+    refused = _default_refused(table, seen)
+    if refused is not None:             # (after the words are read, before those no option reads are named)
+        return refused
     return _extra(texts, extras) if extras else None
+
+
+def _default_refused(table, seen) -> Optional[Stop]:
+    """The stop where argparse converts a string default of an option no word gives (python 3.9-3.13's
+    _parse_known_args, at the end, in the order the options are added): an int or float type= that refuses it."""
+    flags = sorted({id(f.call): f for f in table.values()}.values(), key=lambda f: (f.call.lineno, f.call.col_offset))
+    for flag in flags:
+        kw = {a.arg: a.value for a in flag.call.keywords}
+        default = kw.get("default") if flag.has_default and id(flag.call) not in seen else None
+        kind = getattr(flag.type_node, "id", None)
+        if flag.kind != "argparse" or not (isinstance(default, ast.Constant) and isinstance(default.value, str)) or \
+                kind not in _CONVERTS or sum(f.dest == flag.dest for f in flags) > 1:
+            continue                    # (another option of the dest may set the namespace's value first)
+        try:
+            _CONVERTS[kind](default.value)
+        except ValueError:
+            return Stop(2, -1, "default", f"argument {_label(flag)}: invalid {kind} value: {default.value!r}",
+                        option=flag.option)
+    return None
 
 
 def _of_help(text: str) -> bool:
@@ -296,9 +336,42 @@ def parse_options(tree: ast.AST, flags: Iterable[FlagDef]) -> bool:
     return True
 
 
+def prefix_chars(tree: ast.AST) -> str:
+    """The prefix_chars= of the file's ArgumentParsers ("-" for one that gives none), where they all have the same
+    written string; else ""."""
+    given = {next((k.value.value if isinstance(k.value, ast.Constant) and isinstance(k.value.value, str) else ""
+                   for k in n.keywords if k.arg == "prefix_chars"), "-")
+             for n in ast.walk(tree) if isinstance(n, ast.Call) and _name(n.func) in _PARSER}
+    return given.pop() if len(given) == 1 else "-" if not given else ""
+
+
+def positionals_only(texts: List[str], flags: Iterable[FlagDef], tree: ast.AST, prefix: str) -> bool:
+    """Whether python's argparse reads each of a launch's words (texts, all known, at least one) as a positional for
+    a parser whose prefix_chars (prefix) has no `-` (a word is an option where it begins with one of them: python
+    3.9-3.13's _parse_optional) and that defines only options (so takes none of them: "unrecognized arguments"),
+    none required, none with a string default its type= converts (argparse converts it first), none read from a
+    file (fromfile_prefix_chars=), no `--` among them."""
+    if not texts or "-" in prefix or not prefix or any(HOLE in t or t[:1] in prefix or t == "--" for t in texts):
+        return False
+    if any(isinstance(n, ast.Call) and (_name(n.func) in _PARSER and any(
+            k.arg in ("fromfile_prefix_chars", "argument_default") for k in n.keywords) or isinstance(
+            n.func, ast.Attribute) and n.func.attr in ("set_defaults", "add_mutually_exclusive_group"))
+           for n in ast.walk(tree)):
+        return False                    # (a default set there may be a string its option's type= converts)
+    for f in flags:
+        first = f.call.args[0] if f.call.args else None
+        kw = {k.arg: k.value for k in f.call.keywords}
+        converted = "type" in kw and "default" in kw and not (
+            isinstance(kw["default"], ast.Constant) and not isinstance(kw["default"].value, str))
+        if f.kind != "argparse" or not (isinstance(first, ast.Constant) and isinstance(first.value, str) and
+                                        first.value[:1] in prefix) or "required" in kw or converted:
+            return False
+    return True
+
+
 def unparsed(tree: ast.AST, flags: Iterable[FlagDef]) -> set:
     """id(call) of the flags added to a parser the file makes (`other = argparse.ArgumentParser()`, or a group of it)
-    and never calls parse_args on: python's parse_args of the other parser does not read them (a word of theirs is
+    and never calls parse_args (or parse_known_args) on: python's parse_args of the other parser does not read them (a word of theirs is
     unrecognized there)."""
     made, parsed, groups = set(), set(), {}
     for n in ast.walk(tree):
@@ -309,7 +382,8 @@ def unparsed(tree: ast.AST, flags: Iterable[FlagDef]) -> set:
                     made.add(_name(t))
                 elif call.rsplit(".", 1)[-1] in _GROUPS:
                     groups[_name(t)] = call.rsplit(".", 1)[0]
-        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "parse_args":
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("parse_args",
+                                                                                            "parse_known_args"):
             parsed.add(_name(n.func.value))
     idle = made - parsed - {""}
     return {id(f.call) for f in flags if isinstance(f.call.func, ast.Attribute) and
