@@ -33,7 +33,7 @@ def _table(options):
         call = ast.parse(f"parser.add_argument({', '.join(map(repr, names))}, "
                          f"{', '.join(f'{k}={v.id if isinstance(v, ast.Name) else repr(v)}' for k, v in kw.items())})"
                          ).body[0].value
-        flag = FlagDef(names[-1].lstrip("-"), names[-1], "argparse", None, None, True, call, None,
+        flag = FlagDef(kw.get("dest", names[-1].lstrip("-")), names[-1], "argparse", None, None, True, call, None,
                        kw.get("action", ""), kw.get("type"))
         for n in names:
             table[n] = flag

@@ -197,7 +197,7 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
                 (read_as(text, table, abbreviates) or _of_help(text)):
             return None                 # (`--=`: every `--` option's abbreviation; `--ab=a b` is one, --abc's)
     extras: List[int] = []
-    seen = set()                        # id(call) of the options a word is read as
+    seen: set = set()                   # id(call) of the options a word is read as
     k = 0
     while k < len(texts):
         text = texts[k]
@@ -205,6 +205,9 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
         if text.startswith(HOLE) or text.startswith("-") and HOLE in option:
             return None
         if text == "--":                # what follows is positional: none is taken (no positional is defined)
+            refused = _default_refused(table, seen)
+            if refused is not None:     # (after the words are read, before those no option reads are named)
+                return refused if refused.kind == "default" else None
             if any(t.replace(HOLE, "") for t in texts[k + 1:]):
                 return Stop(2, k, "dashdash")
             # python 3.9 to 3.13.0 keep `--` as an unrecognized argument; 3.12.7 and 3.13.1 drop the first (gh-53780)
@@ -270,29 +273,38 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
         if bad:
             return Stop(2, k, "value", f"argument {_label(flag)}: {bad}", j)
         default = kw.get("default") if flag.has_default else None
-        if action == "append" and isinstance(default, ast.Constant) and default.value is not None and \
-                sum(f.dest == flag.dest for f in {id(f.call): f for f in table.values()}.values()) == 1:
+        if action == "append" and isinstance(default, ast.Constant) and default.value is not None:
+            if _shared(flag, table):
+                return None             # (the namespace's value: the default of the dest's first option)
             # (_AppendAction copies the namespace's value, the default, and calls its append: python 3.9-3.13)
             return Stop(1, k, "raises", f"AttributeError: '{type(default.value).__name__}' object has no attribute "
                         "'append'", j)
         k = j
     refused = _default_refused(table, seen)
     if refused is not None:             # (after the words are read, before those no option reads are named)
-        return refused
+        return refused if refused.kind == "default" else None
     return _extra(texts, extras) if extras else None
+
+
+def _shared(flag: FlagDef, table) -> bool:
+    """Whether another option of the table has the flag's dest."""
+    return any(f.dest == flag.dest and f.call is not flag.call for f in table.values())
 
 
 def _default_refused(table, seen) -> Optional[Stop]:
     """The stop where argparse converts a string default of an option no word gives (python 3.9-3.13's
-    _parse_known_args, at the end, in the order the options are added): an int or float type= that refuses it."""
+    _parse_known_args, at the end, in the order the options are added): an int or float type= that refuses it;
+    kind "unknown" where the option shares its dest (another option's default, or word, may be the value)."""
     flags = sorted({id(f.call): f for f in table.values()}.values(), key=lambda f: (f.call.lineno, f.call.col_offset))
     for flag in flags:
         kw = {a.arg: a.value for a in flag.call.keywords}
         default = kw.get("default") if flag.has_default and id(flag.call) not in seen else None
         kind = getattr(flag.type_node, "id", None)
         if flag.kind != "argparse" or not (isinstance(default, ast.Constant) and isinstance(default.value, str)) or \
-                kind not in _CONVERTS or sum(f.dest == flag.dest for f in flags) > 1:
-            continue                    # (another option of the dest may set the namespace's value first)
+                kind not in _CONVERTS:
+            continue
+        if _shared(flag, table):
+            return Stop(None, -1, "unknown")
         try:
             _CONVERTS[kind](default.value)
         except ValueError:

@@ -63,6 +63,7 @@ CASES = [
     [[[["--n"], {"type": "int", "default": "abc"}]], True, ["--n", "1"]],
     [[[["--n"], {"type": "int", "default": "abc"}]], True, ["-h"]],
     [[[["--n"], {"type": "float", "default": "1e-3"}]], True, ["--prof"]],
+    [[[["--n"], {"type": "int", "default": "abc"}]], True, ["--", "x"]],
     # append copies its default and appends to it: a str has no append (AttributeError), after the value's checks
     [[[["--n"], {"action": "append", "default": "x"}]], True, ["--n", "a", "-h"]],
     [[[["--n"], {"action": "append", "default": "x"}]], True, ["--prof"]],
