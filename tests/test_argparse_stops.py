@@ -63,10 +63,15 @@ def test_first_stop_is_what_python_did(case):
     from flake8_npuprof.values.argv_words import first_stop
     runs = case["runs"]
     assert set(runs) == {"3.9.18", "3.10.13", "3.11.7", "3.12.1", "3.13.0"}
+    stop = first_stop(case["words"], _table(case["options"]), lambda flag: True)
+    if stop is not None and stop.kind == "joined":      # (3.9-3.12 stop there, 3.13.0 names -x at the end)
+        assert all(r == [2, f"train.py: error: {stop.why}"] for v, r in runs.items() if v != "3.13.0")
+        assert runs["3.13.0"] == (["runs"] if "parser" in case else [0, ""] if "-h" in case["words"] else
+                                  [2, f"train.py: error: unrecognized arguments: -{stop.why.split(chr(39))[1]}"])
+        return
     ran = {json.dumps(r) for r in runs.values()}
     assert len(ran) == 1                # the five agree
     ran = runs["3.13.0"]
-    stop = first_stop(case["words"], _table(case["options"]), lambda flag: True)
     if stop is not None and stop.kind in ("extra", "dashdash", "release") and "parser" in case:
         stop = None
     if ran == ["runs"]:
@@ -84,7 +89,8 @@ def test_first_stop_is_what_python_did(case):
         assert ran[1].split("unrecognized arguments: ")[1].split()[0 if stop.kind == "extra" else 1] == \
             case["words"][stop.at + (stop.kind == "dashdash")]
     else:
-        assert stop.status == 2 and stop.kind in ("value", "default") and ran[1].startswith(f"train.py: error: {stop.why}")
+        assert stop.status == 2 and stop.kind in ("value", "default")
+        assert ran[1].startswith(f"train.py: error: {stop.why}")
 
 
 TRAIN = """\
@@ -424,3 +430,26 @@ def test_a_word_that_begins_with_no_prefix_character_is_a_positional(capsys, tmp
     # no word: the script runs (its ++prof not followed here: the answer stays as it was)
     assert _ran([], {"prefix_chars": "+"}) == ["runs"]
     assert _answer(capsys, tmp_path, text=text)[-1] == "usable data: yes (where its conditions hold)"
+
+
+def test_a_switch_joined_to_characters_that_begin_no_option_stops_the_script(capsys, tmp_path):
+    # `-bx` for a store_true -b (no -x): python 3.9.18-3.12.1 exit with status 2 there ("ignored explicit argument
+    # 'x'"), 3.13.0 sets -b and names -x as unrecognized (status 2; status 0 at a later -h): the answer was "yes"
+    def runs(words, parser=None):
+        return next(c for c in _record() if c["words"] == words and c.get("parser") == parser)["runs"]
+    ran = runs(["-bx"])
+    assert ran["3.9.18"] == ran["3.12.1"] == [2, "train.py: error: argument -b: ignored explicit argument 'x'"]
+    assert ran["3.13.0"] == [2, "train.py: error: unrecognized arguments: -x"]
+    assert runs(["-bx", "-h"])["3.13.0"] == [0, ""]
+    text = TRAIN.replace('    parser.add_argument("--size"', '    parser.add_argument("-b", action="store_true")\n'
+                         '    parser.add_argument("--size"')
+    why = ("argparse stops the script in parse_args: -bx from run.sh:1 is -b (store_true) with x after it, and -x is "
+           "no option train.py defines: python 3.9.18-3.12.1 exit with status 2 there (\"error: argument -b: ignored "
+           "explicit argument 'x'\"), and 3.13.0 sets -b and names -x among the unrecognized arguments (status 2), "
+           "unless what follows stops argparse first")
+    for words in (["--prof", "-bx"], ["--prof", "-bx", "-h"]):
+        assert _answer(capsys, tmp_path, *words, text=text) == _off(why)
+    # parse_known_args on 3.13.0 leaves -x aside and runs the script: not said
+    assert runs(["-bx"], {"method": "parse_known_args"})["3.13.0"] == ["runs"]
+    known = text.replace("args = parser.parse_args()", "args = parser.parse_known_args()[0]")
+    assert _answer(capsys, tmp_path, "--prof", "-bx", text=known)[-1].startswith("usable data: yes")

@@ -220,7 +220,8 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     release (given.unsure)."""
     import ast
     import os
-    from ..values.argv_words import first_stop, flag_key, parse_options, prefix_chars, sure_to_stop, unparsed
+    from ..values.argv_words import first_stop, flag_key, joined, parse_options, prefix_chars, sure_to_stop, \
+        unparsed
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
     prefix = prefix_chars(ctx.tree) if "prefix_chars" in ctx.src.text else "-"
@@ -263,6 +264,12 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
         why = f"{spelled} from {where} is appended to the default of {flag.option}, {value!r} (line " \
             f"{flag.call.lineno}), which has no append, so parse_args raises AttributeError " \
             f"({stop.why.partition(': ')[2]}), status 1"
+    elif stop.kind == "joined":
+        switch, rest = joined(text, table) or (table[text[:2]], "")
+        why = f"{text} from {where} is {text[:len(text) - len(rest)]} ({switch.action}) with {rest} after it, and " \
+            f"-{rest[0]} is no option {script} defines: python 3.9.18-3.12.1 exit with status 2 there (\"error: " \
+            f"{stop.why}\"), and 3.13.0 sets {switch.option} and names -{rest} among the unrecognized arguments " \
+            "(status 2), unless what follows stops argparse first"
     elif stop.kind == "help":
         why = f"{text} from {where} asks for its help, so argparse prints it and exits with status 0"
     elif stop.kind == "version":
@@ -376,9 +383,9 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
         then = "exits with status 2" if not off else "raises argparse.ArgumentError" if isinstance(
             exit_on_error.value, ast.Constant) and exit_on_error.value.value is False else \
             f"exits with status 2, or raises argparse.ArgumentError ({ast.unparse(exit_on_error)} false)"
+        error = "" if then.startswith("raises") else "error: "
         given.stop = (f"argparse stops the script in {_method(ctx.tree)}: {g.option} from {where} takes a value "
-                      f"and is given none, so argparse {then} (\"{'' if then.startswith('raises') else 'error: '}argument "
-                      f"{g.option}: expected one argument\")"
+                      f"and is given none, so argparse {then} (\"{error}argument {g.option}: expected one argument\")"
                       f"{_exits_first(launched, table, abbreviates, where, g.word)}")
         return
     w = words[0]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable, Iterable, List, NamedTuple, Optional
+from typing import Callable, Iterable, List, NamedTuple, Optional, Tuple
 
 from .flag_def import FlagDef
 from ..source.text import HOLE
@@ -166,7 +166,9 @@ class Stop(NamedTuple):
     the option does not take: why says argparse's own message), "raises" (why: the exception, as python prints it),
     "default" (a string default of an option no word gives, which its type refuses: at is -1), "extra" (a word no
     option reads: argparse names it after reading them all), "dashdash" (`--` then more words), "release" (a closing
-    `--`). parse_known_args stops as parse_args does while it reads (help, version, value, raises, default)."""
+    `--`), "joined" (switches joined to characters that begin no option: why is python 3.9-3.12's message, and
+    3.13.0 names them as unrecognized). parse_known_args stops as parse_args does while it reads (help, version,
+    value, raises, default)."""
     status: Optional[int]
     at: int
     kind: str
@@ -219,6 +221,9 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
         if text in ("-h", "--help"):
             return Stop(0, k, "help")
         flag = table.get(option)
+        pair = joined(text, table) if flag is None else None
+        if pair is not None:
+            return Stop(2, k, "joined", f"argument {_label(pair[0])}: ignored explicit argument {pair[1]!r}", k + 1)
         if flag is None:
             if read_as(text, table, abbreviates) or text.startswith("-h") or len(option) > 2 and \
                     "--help".startswith(option):
@@ -273,9 +278,9 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
         if bad:
             return Stop(2, k, "value", f"argument {_label(flag)}: {bad}", j)
         default = kw.get("default") if flag.has_default else None
+        if action == "append" and _shared(flag, table):
+            return None                 # (the namespace's value: the default of the dest's first option, or a word's)
         if action == "append" and isinstance(default, ast.Constant) and default.value is not None:
-            if _shared(flag, table):
-                return None             # (the namespace's value: the default of the dest's first option)
             # (_AppendAction copies the namespace's value, the default, and calls its append: python 3.9-3.13)
             return Stop(1, k, "raises", f"AttributeError: '{type(default.value).__name__}' object has no attribute "
                         "'append'", j)
@@ -310,6 +315,29 @@ def _default_refused(table, seen) -> Optional[Stop]:
         except ValueError:
             return Stop(2, -1, "default", f"argument {_label(flag)}: invalid {kind} value: {default.value!r}",
                         option=flag.option)
+    return None
+
+
+_JOINED = re.compile(r"^-\w{2,}(=.*)?$", re.A | re.S)
+
+
+def joined(text: str, table) -> Optional[Tuple[FlagDef, str]]:
+    """(switch, rest) where argparse reads a single-dash word as switches (store_true or store_false: `-bc` is -b -c)
+    up to characters that begin no option (`-bx`: -b, then x): python 3.9-3.12 stop there ("argument -b: ignored
+    explicit argument 'x'", status 2, parse_known_args too), 3.13.0 sets the switches and keeps `-x` as an
+    unrecognized argument (3.9.18-3.13.0 run); None for another word (one that begins an option, or reads a value)."""
+    if not _JOINED.match(text) or HOLE in text or matches(text, table) != [text[:2]]:
+        return None
+    flag, rest = table[text[:2]], text[2:]
+    while rest:
+        if flag.kind != "argparse" or flag.action not in ("store_true", "store_false") or rest[0] == "=" or \
+                any(k.arg == "action" and not isinstance(k.value, ast.Constant) for k in flag.call.keywords):
+            return None                 # (`-b=1`, `-bc=1`: not read here)
+        if rest[0] == "h":
+            return None                 # (`-bh`: -b, then the help option, which the table does not hold)
+        if "-" + rest[0] not in table:
+            return flag, rest
+        flag, rest = table["-" + rest[0]], rest[1:]
     return None
 
 
@@ -383,8 +411,8 @@ def positionals_only(texts: List[str], flags: Iterable[FlagDef], tree: ast.AST, 
 
 def unparsed(tree: ast.AST, flags: Iterable[FlagDef]) -> set:
     """id(call) of the flags added to a parser the file makes (`other = argparse.ArgumentParser()`, or a group of it)
-    and never calls parse_args (or parse_known_args) on: python's parse_args of the other parser does not read them (a word of theirs is
-    unrecognized there)."""
+    and never calls parse_args (or parse_known_args) on: python's parse_args of the other parser does not read them (a
+    word of theirs is unrecognized there)."""
     made, parsed, groups = set(), set(), {}
     for n in ast.walk(tree):
         if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call):

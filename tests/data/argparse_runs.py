@@ -69,6 +69,13 @@ CASES = [
     [[[["--n"], {"action": "append", "default": "x"}]], True, ["--prof"]],
     [[[["--n"], {"action": "append", "default": "x", "type": "int"}]], True, ["--n", "b"]],
     [[[["--n"], {"action": "append"}]], True, ["--n", "a", "--n", "b"]],
+    # switches joined to characters that begin no option: python 3.9-3.12 stop there, 3.13 names them at the end
+    [[[["-b"], {"action": "store_true"}]], True, ["-bx"]],
+    [[[["-b"], {"action": "store_true"}]], True, ["-bx", "-h"]],
+    [[[["-b"], {"action": "store_true"}], [["-c"], {"action": "store_false"}]], True, ["-bcx", "--prof"]],
+    [[[["-b"], {"action": "store_true"}], [["-c"], {}]], True, ["-bcx", "--prof"]],
+    [[[["-b"], {"action": "store_true"}]], True, ["-bx"], {"method": "parse_known_args"}],
+    [[[["-b"], {"action": "store_true"}]], True, ["-bxy=1"]],
     # parse_known_args leaves the words no option reads aside, and stops where parse_args stops while reading
     [[[["--n"], {}]], True, ["--prof", "--n"], {"method": "parse_known_args"}],
     [[[["--n"], {}]], True, ["--xyz", "--n"], {"method": "parse_known_args"}],
