@@ -453,3 +453,24 @@ def test_a_switch_joined_to_characters_that_begin_no_option_stops_the_script(cap
     assert runs(["-bx"], {"method": "parse_known_args"})["3.13.0"] == ["runs"]
     known = text.replace("args = parser.parse_args()", "args = parser.parse_known_args()[0]")
     assert _answer(capsys, tmp_path, "--prof", "-bx", text=known)[-1].startswith("usable data: yes")
+
+
+def test_a_word_not_known_after_the_stop_may_be_an_ambiguous_abbreviation(capsys, tmp_path):
+    # argparse sorts every word before it reads one: `-h $X` with $X=--pr (--prof, --profile_dir) exits with status 2
+    # ("ambiguous option", python 3.9.18-3.13.0 in the record: `--help --a`) before the help; the answer said status 0
+    # alone. The verdict stays (the script stops either way); the reason says both.
+    assert _ran(["--help", "--a"])[1].startswith("train.py: error: ambiguous option: --a could match")
+    text = TRAIN.replace('    parser.add_argument("--size"', '    parser.add_argument("--profile_dir")\n'
+                         '    parser.add_argument("--size"')
+    (tmp_path / "run.sh").write_text('python3 train.py -h $X\n')
+    (tmp_path / "train.py").write_text(text)
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "--cwd", str(tmp_path), "--", "bash",
+          "run.sh"])
+    assert capsys.readouterr().out.splitlines()[2:] == _off(
+        HELP + "; unless a word from run.sh:1 not known here is an abbreviation of two options, which argparse meets "
+        "before it reads any word (\"ambiguous option\", status 2)")
+    # where no two options begin alike (--prof, --size, --n, --m, --version, --help), no word can be
+    (tmp_path / "train.py").write_text(TRAIN)
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "--cwd", str(tmp_path), "--", "bash",
+          "run.sh"])
+    assert capsys.readouterr().out.splitlines()[2:] == _off(HELP)

@@ -220,8 +220,8 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     release (given.unsure)."""
     import ast
     import os
-    from ..values.argv_words import first_stop, flag_key, joined, parse_options, prefix_chars, sure_to_stop, \
-        unparsed
+    from ..values.argv_words import first_stop, flag_key, joined, may_be_ambiguous, parse_options, prefix_chars, \
+        sure_to_stop, unparsed
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
     prefix = prefix_chars(ctx.tree) if "prefix_chars" in ctx.src.text else "-"
@@ -305,6 +305,9 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
             "with status 2 (\"error: unrecognized arguments: --\"), while 3.12.7 and 3.13.1 changed how argparse " \
             "reads a first -- (gh-53780, not run here): whether the script runs depends on the python release"
         given.unsure = True
+    if stop.at >= 0 and may_be_ambiguous([w.text for w in words], stop.at + 1, table, abbreviates):
+        why += f"; unless a word from {where} not known here is an abbreviation of two options, which argparse " \
+            "meets before it reads any word (\"ambiguous option\", status 2)"
     given.stop = why if stop.status is None else head + why
     given.stop_first = True
     given.stop_calls = frozenset(flag_key(f) for f in flags)

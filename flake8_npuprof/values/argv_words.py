@@ -341,6 +341,20 @@ def joined(text: str, table) -> Optional[Tuple[FlagDef, str]]:
     return None
 
 
+def may_be_ambiguous(texts: List[str], start: int, table, abbreviates: Callable[[FlagDef], bool]) -> bool:
+    """Whether a word from start on, before `--`, that the walk does not know (one that begins not known, or an
+    option word whose name is not known) may be an abbreviation of two options, which argparse meets before it reads
+    any word ("ambiguous option", status 2: python 3.9-3.13 sort every word first): two `--` options (--help too)
+    with the same first letter where the parser abbreviates, or two single-dash options (-h too) with the same one."""
+    end = texts.index("--") if "--" in texts else len(texts)
+    if not any(t.startswith(HOLE) or t.startswith("-") and HOLE in t.partition("=")[0] for t in texts[start:end]):
+        return False
+    longs = [o for o, f in table.items() if o[:2] == "--" and len(o) > 2 and abbreviates(f)] + ["--help"]
+    shorts = [o for o in table if o[:1] == "-" and o[1:2] != "-"] + ["-h"]
+    return any(sum(o[:3] == p for o in longs) > 1 for p in {o[:3] for o in longs}) or \
+        any(sum(o[:2] == p for o in shorts) > 1 for p in {o[:2] for o in shorts})
+
+
 def _of_help(text: str) -> bool:
     """Whether argparse may read an option word that is not -h or --help as help's (an abbreviation, -h with more)."""
     option = text.partition("=")[0]
