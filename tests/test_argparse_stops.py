@@ -57,7 +57,8 @@ def test_the_record_is_what_the_pythons_here_do():
 
 
 @pytest.mark.parametrize("case", [c for c in _record() if c["exit_on_error"] and "prefix_chars" not in c.get(
-    "parser", {})], ids=lambda c: " ".join(c["words"]) + " " + c.get("parser", {}).get("method", ""))
+    "parser", {}) and all(o[0][0][0] == "-" for o in c["options"])],
+    ids=lambda c: " ".join(c["words"]) + " " + c.get("parser", {}).get("method", ""))
 def test_first_stop_is_what_python_did(case):
     # (parse_known_args stops where parse_args stops while reading, and leaves the words no option reads aside)
     from flake8_npuprof.values.argv_words import first_stop
@@ -474,3 +475,19 @@ def test_a_word_not_known_after_the_stop_may_be_an_ambiguous_abbreviation(capsys
     main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "--cwd", str(tmp_path), "--", "bash",
           "run.sh"])
     assert capsys.readouterr().out.splitlines()[2:] == _off(HELP)
+
+
+@pytest.mark.parametrize("words, old, new, error, why", [
+    (["--prof", "--xyz", "--n", "x", "3"], '"--n", type=int, default=1', '"--n", type=int',
+     "argument --n: invalid int value: 'x'",
+     "int(), the type of --n (train.py:21), raises ValueError on --n x from run.sh:1, so argparse exits with status 2"),
+    (["3", "--m", "c", "--prof=1"], "", "", "argument --m: invalid choice: 'c'",
+     "--m c from run.sh:1 is not one of the choices of --m (train.py:22), so argparse exits with status 2 (\"invalid "
+     "choice\")"),
+])
+def test_a_value_refused_stops_a_parser_first_stop_does_not_read(capsys, tmp_path, words, old, new, error, why):
+    # a positional: python 3.9.18-3.13.0 exit with status 2 where argparse reads the value its option refuses; the
+    # answer was "yes" (the flag's own stop was said only where the profiler's test reads that flag)
+    assert _ran(words, None, [[["size"], {"nargs": "?"}]])[1].startswith(f"train.py: error: {error}")
+    text = TRAIN.replace('"--size", nargs=2', '"size", nargs="?"').replace(old, new)
+    assert _answer(capsys, tmp_path, *words, text=text) == _off("argparse stops the script in parse_args: " + why)

@@ -374,9 +374,22 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
     own = {id(f.call) for f in ctx.resolver.flags} - idle    # (idle: flags of a parser never parsed)
     bare = [g for g in given.values() if isinstance(g, Given) and g.text is None and g.option in table and
             id(table[g.option].call) in own and takes_one(table[g.option])]
-    exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags, known=bool(bare)) \
-        if words or bare else None
+    refusable = any(isinstance(g, Given) and g.text is not None and g.option in table and
+                    id(table[g.option].call) in own and _refusable(table[g.option]) for g in given.values())
+    exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags, known=bool(bare) or refusable) \
+        if words or bare or refusable else None
     if exit_on_error is None:
+        return
+    refused = _refused(ctx, table, given, launched, own, abbreviates) if refusable and not exit_on_error.arg else None
+    at = {id(w): k for k, w in enumerate(launched)}
+    first = min((at.get(id(g.word), len(at)) for g in bare), default=None)
+    if refused is not None and (first is None or refused[0] < first):
+        # (a flag's own stop (launch_args.given_values), the first argparse meets: the script's, whatever it reads)
+        given.stop, given.stop_calls = refused[1], frozenset(flag_key(f) for f in ctx.resolver.flags)
+        return
+    if not bare and sure_to_stop(ctx.resolver, table, ctx.resolver.flags) is None:
+        return                          # (parse_known_args leaves the words no option reads aside)
+    if not bare and not words:
         return
     given.stop_calls = frozenset(flag_key(f) for f in ctx.resolver.flags)
     off = exit_on_error.arg and not (isinstance(exit_on_error.value, ast.Constant) and exit_on_error.value.value is True)
@@ -401,6 +414,61 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
     given.stop = (f"argparse stops the script in parse_args: {shown} from {where} is no option {script} defines"
                   f"{note}, so argparse exits with status 2 (\"error: unrecognized arguments\", naming {shown}){then}"
                   f"{_exits_first(launched, table, abbreviates, where)}")
+
+
+def _refusable(flag) -> bool:
+    """Whether argparse may refuse a value given to the flag (launch_args.given_values says where it does): a switch's
+    (store_true, store_false), or a type= other than str, or choices=."""
+    return flag.kind == "argparse" and (flag.action in ("store_true", "store_false") or any(
+        k.arg == "choices" or k.arg == "type" and getattr(k.value, "id", None) != "str" for k in flag.call.keywords))
+
+
+def _refused(ctx, table, given, launched, own, abbreviates) -> Optional[Tuple[int, str]]:
+    """(its index, why) of the first word of the launch at which argparse refuses the value given to one of the script's
+    own flags (launch_args.given_values: a type= that raises on it, a choice not listed, a switch given a value), for
+    a parser argv_words.sure_to_stop reads (no exit_on_error=), where each word before it is surely read without a
+    stop: no word not known, no help, version or abbreviation, each flag's value known; no word of the launch may be
+    an ambiguous abbreviation (argparse meets that first), no mutually exclusive group, no positional with a type= or
+    choices= (a word of theirs may be refused first). None where not so."""
+    import ast
+    import os
+    from ..values.argv_words import may_be_ambiguous, read_as, sorted_first
+    from ..values.launch_args import given_values
+    from ..values.ops import U
+    texts = [w.text for w in launched]
+    if sorted_first(texts, table, abbreviates) or may_be_ambiguous(texts, 0, table, abbreviates):
+        return None
+    for n in ast.walk(ctx.tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in (
+                "add_mutually_exclusive_group", "set_defaults"):
+            return None
+    for f in ctx.resolver.flags:
+        first = f.call.args[0] if f.call.args else None
+        if not (isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value.startswith("-")) and \
+                any(k.arg in ("type", "choices", "action") for k in f.call.keywords):
+            return None
+    at = {id(g.word): g for g in given.values() if isinstance(g, Given) and g.option in table and
+          id(table[g.option].call) in own}
+    script = os.path.basename(ctx.filename)
+    for w in launched:
+        g = at.get(id(w))
+        if w.text == "--" or w.text.startswith(HOLE) or g is None and w.text[:1] == "-" and (
+                w.text.partition("=")[0] in table or w.text[:2] == "-h" or read_as(w.text, table, abbreviates) or
+                len(w.text.partition("=")[0]) > 2 and "--help".startswith(w.text.partition("=")[0])):
+            return None                 # (an earlier word of an option given twice, help, an abbreviation, ...)
+        if g is None:
+            continue
+        flag = table[g.option]
+        if flag.action == "version" or _nargs(flag) or g.text is None and flag.action not in ("store_true",
+                                                                                            "store_false"):
+            return None                 # (given no value: the caller says it where it takes one)
+        values = given_values(flag, given, ctx.resolver._type_function(flag), f"{script}:{flag.call.lineno}", 0)
+        stops = [v.stops for v in values or () if isinstance(v, U) and v.stops]
+        if stops:
+            return next(k for k, x in enumerate(launched) if x is w), stops[0]
+        if not values or any(isinstance(v, U) for v in values):
+            return None
+    return None
 
 
 def _exits_first(words, table, abbreviates, where: str, before=None) -> str:

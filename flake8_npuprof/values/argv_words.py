@@ -190,14 +190,8 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
     listed; words no option reads it names at the end (status 2). None where a word is not known before any of these
     (one that begins not known may be several, or none), or is read in a way not followed here (an abbreviation,
     another action, a type= function)."""
-    for text in texts[:texts.index("--") if "--" in texts else len(texts)]:
-        # (argparse sorts every word before it reads one: an ambiguous abbreviation stops it first, python 3.9-3.13)
-        if HOLE in text or text.partition("=")[0] in (*table, "-h", "--help"):
-            continue
-        if _optional(text, table) and (len(read_as(text, table, abbreviates)) + _of_help(text) > 1 or
-                                       text.startswith("--=")) or " " in text and \
-                (read_as(text, table, abbreviates) or _of_help(text)):
-            return None                 # (`--=`: every `--` option's abbreviation; `--ab=a b` is one, --abc's)
+    if sorted_first(texts, table, abbreviates):
+        return None
     extras: List[int] = []
     seen: set = set()                   # id(call) of the options a word is read as
     k = 0
@@ -289,6 +283,19 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
     if refused is not None:             # (after the words are read, before those no option reads are named)
         return refused if refused.kind == "default" else None
     return _extra(texts, extras) if extras else None
+
+
+def sorted_first(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) -> bool:
+    """Whether a known word before `--` may be an abbreviation of two options (or is read in a way not followed here):
+    argparse sorts every word before it reads one, so that stops it first (python 3.9-3.13: "ambiguous option")."""
+    for text in texts[:texts.index("--") if "--" in texts else len(texts)]:
+        if HOLE in text or text.partition("=")[0] in (*table, "-h", "--help"):
+            continue
+        if _optional(text, table) and (len(read_as(text, table, abbreviates)) + _of_help(text) > 1 or
+                                       text.startswith("--=")) or " " in text and \
+                (read_as(text, table, abbreviates) or _of_help(text)):
+            return True                 # (`--=`: every `--` option's abbreviation; `--ab=a b` is one, --abc's)
+    return False
 
 
 def _shared(flag: FlagDef, table) -> bool:

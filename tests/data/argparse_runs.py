@@ -76,6 +76,9 @@ CASES = [
     [[[["-b"], {"action": "store_true"}], [["-c"], {}]], True, ["-bcx", "--prof"]],
     [[[["-b"], {"action": "store_true"}]], True, ["-bx"], {"method": "parse_known_args"}],
     [[[["-b"], {"action": "store_true"}]], True, ["-bxy=1"]],
+    # a positional (the parser first_stop does not read): a value refused stops argparse where it is read
+    [[[["size"], {"nargs": "?"}], [["--n"], {"type": "int"}]], True, ["--prof", "--xyz", "--n", "x", "3"]],
+    [[[["size"], {"nargs": "?"}], [["--m"], {"choices": ["a", "b"]}]], True, ["3", "--m", "c", "--prof=1"]],
     # parse_known_args leaves the words no option reads aside, and stops where parse_args stops while reading
     [[[["--n"], {}]], True, ["--prof", "--n"], {"method": "parse_known_args"}],
     [[[["--n"], {}]], True, ["--xyz", "--n"], {"method": "parse_known_args"}],
