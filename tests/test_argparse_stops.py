@@ -491,3 +491,44 @@ def test_a_value_refused_stops_a_parser_first_stop_does_not_read(capsys, tmp_pat
     assert _ran(words, None, [[["size"], {"nargs": "?"}]])[1].startswith(f"train.py: error: {error}")
     text = TRAIN.replace('"--size", nargs=2', '"size", nargs="?"').replace(old, new)
     assert _answer(capsys, tmp_path, *words, text=text) == _off("argparse stops the script in parse_args: " + why)
+
+
+UNDER_IF = TRAIN.replace("import argparse\n", "import argparse\nimport os\n").replace(
+    '    parser.add_argument("--n", type=int, default=1)\n',
+    '    if os.environ.get("X"):\n        parser.add_argument("--n", type=int, default=1)\n')
+
+
+def test_an_option_added_under_an_if_is_read_with_and_without_it(capsys, tmp_path):
+    # python 3.9.18-3.13.0 with --n: "invalid int value: 'x'" (status 2); without: "unrecognized arguments: --n x"
+    # (status 2), or the help at a later -h (status 0): the answer gave the first reason alone
+    assert _ran(["--prof", "--n", "x", "-h"], None, [[["--n"], {"type": "int"}]]) == [
+        2, "train.py: error: argument --n: invalid int value: 'x'"]
+    assert _ran(["--prof", "--n", "x"], None) == [2, "train.py: error: unrecognized arguments: --n x"]
+    assert _ran(["--prof", "--n", "x", "-h"], None) == [0, ""]
+    with_n = "--n x from run.sh:1 is not what --n takes, so argparse exits with status 2 (\"error: argument --n: " \
+        "invalid int value: 'x'\")"
+    for words, without in (
+            (["--prof", "--n", "x"], "--n from run.sh:1 is no option of the parser train.py parses, so argparse "
+                                     "exits with status 2 (\"error: unrecognized arguments\", naming --n)"),
+            (["--prof", "--n", "x", "-h"], "-h from run.sh:1 asks for its help, so argparse prints it and exits with "
+                                           "status 0")):
+        why = f"argparse stops the script in parse_args: {with_n} (where the statement on line 22 adds --n; else " \
+            f"{without})"
+        off = _off(why.replace("line 8", "line 9"))
+        assert _answer(capsys, tmp_path, *words, text=UNDER_IF) == [
+            off[0].replace("line 8:", "line 9:"),
+            off[1].replace("line 8 of", "line 9 of").replace("line 22 adds", "line 22 of train.py adds")]
+
+
+def test_an_option_added_under_an_if_may_stop_the_script_only_where_it_is_added(capsys, tmp_path):
+    # default="abc" for type=int: python 3.9.18-3.13.0 exit with status 2 where --n is added, and run the script where
+    # it is not; the answer was "yes" (before this session), "no" (the stop said as certain)
+    assert _ran(["--prof"], None, [[["--n"], {"type": "int", "default": "abc"}]])[0] == 2
+    assert _ran(["--prof"], None) == ["runs"]
+    text = UNDER_IF.replace("default=1", 'default="abc"')
+    why = ("whether it runs in this launch is not known: the statement on line 22 of train.py adds --n only where its "
+           "test holds, which is not decided here; where it does, argparse stops the script in parse_args: run.sh:1 "
+           "does not give --n, so argparse converts its default 'abc' (line 23 of train.py) with int(), which refuses "
+           "it, so argparse exits with status 2 (\"error: argument --n: invalid int value: 'abc'\")")
+    steps = f"line 9 of train.py, when args.prof: steps 0-9 into {tmp_path}/prof"
+    assert _answer(capsys, tmp_path, "--prof", text=text)[-1] == f"usable data: unknown (run.sh:1: {steps}; but {why})"

@@ -220,8 +220,8 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     release (given.unsure)."""
     import ast
     import os
-    from ..values.argv_words import first_stop, flag_key, joined, may_be_ambiguous, parse_options, prefix_chars, \
-        sure_to_stop, unparsed
+    from ..values.argv_words import conditional, first_stop, flag_key, may_be_ambiguous, parse_options, \
+        prefix_chars, sure_to_stop, unparsed
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
     prefix = prefix_chars(ctx.tree) if "prefix_chars" in ctx.src.text else "-"
@@ -236,21 +236,94 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
         note = note or _exits_first([w], table, abbreviates, where)
     stop = first_stop([w.text for w in words], {o: f for o, f in table.items() if id(f.call) not in idle},
                       abbreviates) if words and flags and parse_options(ctx.tree, flags) else None
+    cond = conditional(ctx.tree, flags) if stop is not None else {}
+    other, names = None, ""
+    if stop is not None and cond:   # (options added under an `if`: read without them too, where one test adds all)
+        other = first_stop([w.text for w in words], {o: f for o, f in table.items() if id(f.call) not in idle and
+                                                     id(f.call) not in cond}, abbreviates)
+        names = ", ".join(sorted(o for o, f in table.items() if id(f.call) in cond))
+        if len(set(cond.values())) > 1 or -1 in cond.values() or stop.status is None or \
+                other is not None and other.status is None:
+            stop = other = None
     # (parse_known_args() stops where parse_args() stops while reading the words, not on those no option reads)
-    exit_on_error = sure_to_stop(ctx.resolver, table, flags, known=stop.kind in _WHILE_READING) \
-        if stop is not None else None
+    exit_on_error = sure_to_stop(ctx.resolver, table, flags, known=stop.kind in _WHILE_READING and (
+        other is None or other.kind in _WHILE_READING)) if stop is not None else None
     if stop is None or exit_on_error is None or stop.kind == "extra" and unknown:
         _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle, words)
         return
     value = exit_on_error.value
     off = exit_on_error.arg and not (isinstance(value, ast.Constant) and value.value is True)
-    if off and stop.status != 0 or stop.status == 1 and any(
+    if off and (stop.status != 0 or other is not None and other.status != 0) or stop.status == 1 and any(
             isinstance(n, ast.Attribute) and n.attr == "version" and isinstance(n.ctx, ast.Store)
             for n in ast.walk(ctx.tree)):   # (`parser.version = ...`: the version action prints it)
         return _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle, words)  # (ArgumentError)
+    why = _said(ctx, stop, words, table, where)
+    line = min(cond.values()) if cond else 0
+    if other is not None and other != stop:     # (options added under an `if`: both readings stop the script)
+        why += f" (where the statement on line {line} adds {names}; else {_said(ctx, other, words, table, where)})"
+    head = f"argparse stops the script in {_method(ctx.tree)}: "
+    if cond and other is None:                  # (without them argparse may read the words through)
+        why = f"the statement on line {line} adds {names} only where its test holds, which is not decided here; " \
+            f"where it does, {head}{why}"
+    given.unsure = stop.status is None or bool(cond) and other is None
+    at = min(stop.at, other.at) if other is not None else stop.at
+    if at >= 0 and may_be_ambiguous([w.text for w in words], at + 1, table, abbreviates):
+        why += f"; unless a word from {where} not known here is an abbreviation of two options, which argparse " \
+            "meets before it reads any word (\"ambiguous option\", status 2)"
+    given.stop = why if given.unsure else head + why
+    given.stop_first = True
+    given.stop_calls = frozenset(flag_key(f) for f in flags)
+
+
+_WHILE_READING = ("help", "version", "value", "raises", "default")
+
+
+def _method(tree) -> str:
+    """The method that parses the launch's words, for messages: parse_known_args where the file calls it and not
+    parse_args (argv_words.sure_to_stop holds: one of them, of argv)."""
+    import ast
+    called = {n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
+    return "parse_known_args" if "parse_known_args" in called and "parse_args" not in called else "parse_args"
+
+
+def _stop_on_positional(ctx, table, given, words, where: str) -> None:
+    """Where the script's parsers read as options only words that begin with one of their prefix_chars=, which has
+    no `-`, and the launch passes none such (values/argv_words.positionals_only): each word is a positional, which
+    the script does not take, so parse_args stops on them (python 3.9.18-3.13.0 ran it: "unrecognized arguments")."""
+    import ast
+    import os
+    from ..values.argv_words import flag_key, positionals_only, prefix_chars, sure_to_stop
+    flags = ctx.resolver.flags
+    prefix = prefix_chars(ctx.tree)
+    if not positionals_only([w.text for w in words], flags, ctx.tree, prefix):
+        return
+    exit_on_error = sure_to_stop(ctx.resolver, table, flags, prefixed=True)
+    if exit_on_error is None:
+        return
+    line = next(n.lineno for n in ast.walk(ctx.tree) if isinstance(n, ast.keyword) and n.arg == "prefix_chars")
+    script, text = os.path.basename(ctx.filename), words[0].text
+    given.stop = (f"argparse stops the script in parse_args: {text} from {where} begins with none of the prefix "
+                  f"characters of {script}'s parser (prefix_chars={prefix!r}, line {line}), so argparse reads it as a "
+                  f"positional argument, which {script} does not take (it defines none), so argparse exits with "
+                  f"status 2 (\"error: unrecognized arguments\", naming {text}){_raised_instead(exit_on_error)}")
+    given.stop_calls = frozenset(flag_key(f) for f in flags)
+
+
+def _raised_instead(exit_on_error) -> str:
+    """What python 3.13 does instead of exiting on unrecognized arguments where exit_on_error= is given and may be
+    false (3.9 to 3.12.1 exit all the same; 3.13.0 raises ArgumentError: both run); "" where it is not."""
+    import ast
+    off = exit_on_error.arg and not (isinstance(exit_on_error.value, ast.Constant) and exit_on_error.value.value is True)
+    return f"; python 3.13 raises argparse.ArgumentError there instead ({ast.unparse(exit_on_error)}, line " \
+        f"{exit_on_error.value.lineno}), which stops it too" if off else ""
+
+
+def _said(ctx, stop, words, table, where: str) -> str:
+    """Why argparse stops the script where first_stop says (its message, and the launch's words that make it)."""
+    import os
+    from ..values.argv_words import joined
     script = os.path.basename(ctx.filename)
     text = words[stop.at].text
-    head = f"argparse stops the script in {_method(ctx.tree)}: "
     if stop.kind == "default":
         flag = table[stop.option]
         value = next(k.value.value for k in flag.call.keywords if k.arg == "default")
@@ -304,56 +377,7 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
         why = f"-- from {where} closes the words: python 3.9.18, 3.10.13, 3.11.7, 3.12.1 and 3.13.0 exit there " \
             "with status 2 (\"error: unrecognized arguments: --\"), while 3.12.7 and 3.13.1 changed how argparse " \
             "reads a first -- (gh-53780, not run here): whether the script runs depends on the python release"
-        given.unsure = True
-    if stop.at >= 0 and may_be_ambiguous([w.text for w in words], stop.at + 1, table, abbreviates):
-        why += f"; unless a word from {where} not known here is an abbreviation of two options, which argparse " \
-            "meets before it reads any word (\"ambiguous option\", status 2)"
-    given.stop = why if stop.status is None else head + why
-    given.stop_first = True
-    given.stop_calls = frozenset(flag_key(f) for f in flags)
-
-
-_WHILE_READING = ("help", "version", "value", "raises", "default")
-
-
-def _method(tree) -> str:
-    """The method that parses the launch's words, for messages: parse_known_args where the file calls it and not
-    parse_args (argv_words.sure_to_stop holds: one of them, of argv)."""
-    import ast
-    called = {n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
-    return "parse_known_args" if "parse_known_args" in called and "parse_args" not in called else "parse_args"
-
-
-def _stop_on_positional(ctx, table, given, words, where: str) -> None:
-    """Where the script's parsers read as options only words that begin with one of their prefix_chars=, which has
-    no `-`, and the launch passes none such (values/argv_words.positionals_only): each word is a positional, which
-    the script does not take, so parse_args stops on them (python 3.9.18-3.13.0 ran it: "unrecognized arguments")."""
-    import ast
-    import os
-    from ..values.argv_words import flag_key, positionals_only, prefix_chars, sure_to_stop
-    flags = ctx.resolver.flags
-    prefix = prefix_chars(ctx.tree)
-    if not positionals_only([w.text for w in words], flags, ctx.tree, prefix):
-        return
-    exit_on_error = sure_to_stop(ctx.resolver, table, flags, prefixed=True)
-    if exit_on_error is None:
-        return
-    line = next(n.lineno for n in ast.walk(ctx.tree) if isinstance(n, ast.keyword) and n.arg == "prefix_chars")
-    script, text = os.path.basename(ctx.filename), words[0].text
-    given.stop = (f"argparse stops the script in parse_args: {text} from {where} begins with none of the prefix "
-                  f"characters of {script}'s parser (prefix_chars={prefix!r}, line {line}), so argparse reads it as a "
-                  f"positional argument, which {script} does not take (it defines none), so argparse exits with "
-                  f"status 2 (\"error: unrecognized arguments\", naming {text}){_raised_instead(exit_on_error)}")
-    given.stop_calls = frozenset(flag_key(f) for f in flags)
-
-
-def _raised_instead(exit_on_error) -> str:
-    """What python 3.13 does instead of exiting on unrecognized arguments where exit_on_error= is given and may be
-    false (3.9 to 3.12.1 exit all the same; 3.13.0 raises ArgumentError: both run); "" where it is not."""
-    import ast
-    off = exit_on_error.arg and not (isinstance(exit_on_error.value, ast.Constant) and exit_on_error.value.value is True)
-    return f"; python 3.13 raises argparse.ArgumentError there instead ({ast.unparse(exit_on_error)}, line " \
-        f"{exit_on_error.value.lineno}), which stops it too" if off else ""
+    return why
 
 
 def _const(flag) -> str:
@@ -368,14 +392,23 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
     (values/argv_words.py): why the script stops there, kept on given for each read of its own flags (given_values)."""
     import ast
     import os
-    from ..values.argv_words import flag_key, read_as, sure_to_stop, takes_one, unrecognized
+    from ..values.argv_words import conditional, flag_key, read_as, sure_to_stop, takes_one, unrecognized
     words = [w for w in unknown if HOLE not in w.text.partition("=")[0] and unrecognized(w.text) and
              not read_as(w.text, table, abbreviates)]
     own = {id(f.call) for f in ctx.resolver.flags} - idle    # (idle: flags of a parser never parsed)
-    bare = [g for g in given.values() if isinstance(g, Given) and g.text is None and g.option in table and
-            id(table[g.option].call) in own and takes_one(table[g.option])]
-    refusable = any(isinstance(g, Given) and g.text is not None and g.option in table and
-                    id(table[g.option].call) in own and _refusable(table[g.option]) for g in given.values())
+
+    def mine():
+        return [g for g in given.values() if isinstance(g, Given) and g.option in table and
+                id(table[g.option].call) in own]
+    bare = [g for g in mine() if g.text is None and takes_one(table[g.option])]
+    refusable = any(g.text is not None and _refusable(table[g.option]) for g in mine())
+    cond = conditional(ctx.tree, ctx.resolver.flags) if bare or refusable else {}
+    if cond:                    # (options added under an `if` may not be there: their value is not said to stop it,
+        own -= set(cond)        # and their word is unrecognized without them, which parse_known_args leaves aside)
+        refusable = any(g.text is not None and _refusable(table[g.option]) for g in mine())
+        if any(id(table[g.option].call) in cond for g in bare) and \
+                sure_to_stop(ctx.resolver, table, ctx.resolver.flags) is None:
+            bare = [g for g in mine() if g.text is None and takes_one(table[g.option])]
     exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags, known=bool(bare) or refusable) \
         if words or bare or refusable else None
     if exit_on_error is None:

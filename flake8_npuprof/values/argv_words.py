@@ -430,6 +430,46 @@ def positionals_only(texts: List[str], flags: Iterable[FlagDef], tree: ast.AST, 
     return True
 
 
+_BRANCHES = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.IfExp, ast.BoolOp)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
+
+
+def conditional(tree: ast.AST, flags: Iterable[FlagDef]) -> dict:
+    """{id(call): line} of the flags whose add_argument may not run when the script is launched: under an `if` (not
+    `if __name__ == "__main__":`), a loop, a `try` or a conditional expression, in its own code or where a function of
+    the file that holds it is called (or is never called by name); line: that statement's (-1 where several or not
+    known). Python's argparse reads a launch's words without the options it does not add."""
+    parents = {id(c): p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
+    calls: dict = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call):
+            calls.setdefault(_name(n.func).rsplit(".", 1)[-1], []).append(n)
+
+    def branch(node, depth: int) -> Optional[int]:
+        """The line of the statement that may keep node from running, 0 where none does."""
+        p = parents.get(id(node))
+        while p is not None and not isinstance(p, _SCOPES):
+            if isinstance(p, _BRANCHES) and not (isinstance(p, ast.If) and _main_test(p.test)):
+                return p.lineno
+            p = parents.get(id(p))
+        if not isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return 0 if isinstance(p, ast.Module) or p is None else -1
+        lines = {branch(c, depth + 1) for c in calls.get(p.name, ())} if depth < 3 else {-1}
+        return -1 if not lines or -1 in lines or len(lines) > 1 else lines.pop()
+
+    out = {}
+    for f in flags:
+        line = branch(f.call, 0)
+        if line:
+            out[id(f.call)] = line
+    return out
+
+
+def _main_test(test) -> bool:
+    from ..setups.reach import _main_test as main
+    return main(test)
+
+
 def unparsed(tree: ast.AST, flags: Iterable[FlagDef]) -> set:
     """id(call) of the flags added to a parser the file makes (`other = argparse.ArgumentParser()`, or a group of it)
     and never calls parse_args (or parse_known_args) on: python's parse_args of the other parser does not read them (a

@@ -79,6 +79,11 @@ CASES = [
     # a positional (the parser first_stop does not read): a value refused stops argparse where it is read
     [[[["size"], {"nargs": "?"}], [["--n"], {"type": "int"}]], True, ["--prof", "--xyz", "--n", "x", "3"]],
     [[[["size"], {"nargs": "?"}], [["--m"], {"choices": ["a", "b"]}]], True, ["3", "--m", "c", "--prof=1"]],
+    # an option added under an `if`: the launch read with it and without it
+    [[[["--n"], {"type": "int"}]], True, ["--prof", "--n", "x", "-h"]],
+    [[], True, ["--prof", "--n", "x", "-h"]],
+    [[], True, ["--prof", "--n", "x"]],
+    [[], True, ["--prof"]],
     # parse_known_args leaves the words no option reads aside, and stops where parse_args stops while reading
     [[[["--n"], {}]], True, ["--prof", "--n"], {"method": "parse_known_args"}],
     [[[["--n"], {}]], True, ["--xyz", "--n"], {"method": "parse_known_args"}],
