@@ -532,3 +532,15 @@ def test_an_option_added_under_an_if_may_stop_the_script_only_where_it_is_added(
            "it, so argparse exits with status 2 (\"error: argument --n: invalid int value: 'abc'\")")
     steps = f"line 9 of train.py, when args.prof: steps 0-9 into {tmp_path}/prof"
     assert _answer(capsys, tmp_path, "--prof", text=text)[-1] == f"usable data: unknown (run.sh:1: {steps}; but {why})"
+
+
+def test_options_a_function_adds_before_it_parses_are_added_however_it_is_called():
+    # tf.app.run(main) calls main, which adds --a and parses: --a is there whenever it parses; --b under an if is not
+    from flake8_npuprof.values.argv_words import conditional
+    from flake8_npuprof.values.flag_def import FlagDef
+    tree = ast.parse("import argparse\ndef main(_):\n    p = argparse.ArgumentParser()\n    p.add_argument('--a')\n"
+                     "    if X:\n        p.add_argument('--b')\n    p.parse_args()\ntf.app.run(main)\n"
+                     "def add(p):\n    p.add_argument('--c')\nif Y:\n    add(q)\n")
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "add_argument"]
+    said = conditional(tree, [FlagDef("x", "--x", "argparse", None, None, True, c, None) for c in calls])
+    assert {c.args[0].value: said.get(id(c), 0) for c in calls} == {"--a": 0, "--b": 5, "--c": 11}

@@ -435,15 +435,22 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.
 
 
 def conditional(tree: ast.AST, flags: Iterable[FlagDef]) -> dict:
-    """{id(call): line} of the flags whose add_argument may not run when the script is launched: under an `if` (not
-    `if __name__ == "__main__":`), a loop, a `try` or a conditional expression, in its own code or where a function of
-    the file that holds it is called (or is never called by name); line: that statement's (-1 where several or not
-    known). Python's argparse reads a launch's words without the options it does not add."""
+    """{id(call): line} of the flags whose add_argument may not run before the script's parse_args: under an `if`
+    (not `if __name__ == "__main__":`), a loop, a `try` or a conditional expression, in its own code or, in a function
+    of the file that does not parse, where that function is called (or where it is never called by name); line: that
+    statement's (-1 where several or not known). Python's argparse reads a launch's words without the options it
+    does not add."""
     parents = {id(c): p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
     calls: dict = {}
     for n in ast.walk(tree):
         if isinstance(n, ast.Call):
             calls.setdefault(_name(n.func).rsplit(".", 1)[-1], []).append(n)
+    parsing = set()                     # id() of the functions that call parse_args (or parse_known_args)
+    for n in calls.get("parse_args", []) + calls.get("parse_known_args", []):
+        p = parents.get(id(n))
+        while p is not None and not isinstance(p, _SCOPES):
+            p = parents.get(id(p))
+        parsing.add(id(p))
 
     def branch(node, depth: int) -> Optional[int]:
         """The line of the statement that may keep node from running, 0 where none does."""
@@ -454,6 +461,8 @@ def conditional(tree: ast.AST, flags: Iterable[FlagDef]) -> dict:
             p = parents.get(id(p))
         if not isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return 0 if isinstance(p, ast.Module) or p is None else -1
+        if id(p) in parsing:
+            return 0                    # (whenever it parses, it has added them)
         lines = {branch(c, depth + 1) for c in calls.get(p.name, ())} if depth < 3 else {-1}
         return -1 if not lines or -1 in lines or len(lines) > 1 else lines.pop()
 
