@@ -219,7 +219,6 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     first stop argparse meets is said, over the flags' own (given.stop_first). A closing `--` leaves it to the python
     release (given.unsure)."""
     import ast
-    import os
     from ..values.argv_words import conditional, first_stop, flag_key, may_be_ambiguous, parse_options, \
         prefix_chars, sure_to_stop, unparsed
     words = list(without_redirections(launch.args))

@@ -475,8 +475,13 @@ def conditional(tree: ast.AST, flags: Iterable[FlagDef]) -> dict:
 
 
 def _main_test(test) -> bool:
-    from ..setups.reach import _main_test as main
-    return main(test)
+    """`__name__ == "__main__"` (as setups.reach reads it; values do not import setups)."""
+    if not (isinstance(test, ast.Compare) and len(test.comparators) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    a, b = test.left, test.comparators[0]
+    if isinstance(b, ast.Name):
+        a, b = b, a
+    return isinstance(a, ast.Name) and a.id == "__name__" and isinstance(b, ast.Constant) and b.value == "__main__"
 
 
 def unparsed(tree: ast.AST, flags: Iterable[FlagDef]) -> set:
