@@ -491,9 +491,11 @@ def _refused(ctx, table, given, launched, own, abbreviates) -> Optional[Tuple[in
         if g is None:
             continue
         flag = table[g.option]
-        if flag.action == "version" or _nargs(flag) or g.text is None and flag.action not in ("store_true",
-                                                                                            "store_false"):
-            return None                 # (given no value: the caller says it where it takes one)
+        switch = flag.action in ("store_true", "store_false")
+        if flag.action == "version" or _nargs(flag) or g.text is None and not switch or \
+                switch and g.text is not None and g.option[1:2] != "-":
+            return None                 # (given no value: the caller says it where it takes one; `-x=a b`: python
+                                        # 3.9-3.12 read -x, then -a given ' b', where -a is an option)
         values = given_values(flag, given, ctx.resolver._type_function(flag), f"{script}:{flag.call.lineno}", 0)
         stops = [v.stops for v in values or () if isinstance(v, U) and v.stops]
         if stops:
