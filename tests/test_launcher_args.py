@@ -1172,7 +1172,8 @@ STR2BOOL = ("def str2bool(v):\n    \"\"\"Yes or no.\"\"\"\n    if v.lower() in (
     # ArgumentError and parse_known_args calls error(), which exits with status 2 (python 3.11: "train.py: error:
     # argument --profiling: Boolean value expected.", status 2, nothing after parse_args runs). It said "usable data:
     # yes (where its conditions hold)", COLLECTS when args.profiling
-    ("utils", "--profiling=maybe", False, "the setup under `args.profiling` does not run: argparse stops the script "
+    # (the stop is the script's, whatever it reads: said of every setup after parse_args)
+    ("utils", "--profiling=maybe", False, "the setup does not run: argparse stops the script "
      "in parse_args: str2bool(), the type of --profiling (train.py:6), raises argparse.ArgumentTypeError on "
      "--profiling=maybe from run.sh:1, so argparse exits with status 2"),
     # a body of other calls (len) is not run here

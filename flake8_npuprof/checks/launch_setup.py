@@ -222,10 +222,13 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     first stop argparse meets is said, over the flags' own (given.stop_first). A closing `--` leaves it to the python
     release (given.unsure)."""
     import ast
-    import os
-    from ..values.argv_words import first_stop, flag_key, parse_options, sure_to_stop, unparsed
+    from ..values.argv_words import conditional, first_stop, flag_key, may_be_ambiguous, parse_options, \
+        prefix_chars, sure_to_stop, unparsed
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
+    prefix = prefix_chars(ctx.tree) if "prefix_chars" in ctx.src.text else "-"
+    if prefix and "-" not in prefix:    # (options that begin otherwise: no word of the launch may be one)
+        return _stop_on_positional(ctx, table, given, words, where)
     idle = unparsed(ctx.tree, flags)        # (another parser's: its words are unrecognized where it is not parsed)
     note = ""
     for w in words:                         # (a flag's own stop, said where its word is read: values/launch_args.py)
@@ -235,20 +238,114 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
         note = note or _exits_first([w], table, abbreviates, where)
     stop = first_stop([w.text for w in words], {o: f for o, f in table.items() if id(f.call) not in idle},
                       abbreviates) if words and flags and parse_options(ctx.tree, flags) else None
-    exit_on_error = sure_to_stop(ctx.resolver, table, flags) if stop is not None else None
+    cond = conditional(ctx.tree, flags) if stop is not None else {}
+    other, names = None, ""
+    if stop is not None and cond:   # (options added under an `if`: read without them too, where one test adds all)
+        other = first_stop([w.text for w in words], {o: f for o, f in table.items() if id(f.call) not in idle and
+                                                     id(f.call) not in cond}, abbreviates)
+        names = ", ".join(sorted(o for o, f in table.items() if id(f.call) in cond))
+        if len(set(cond.values())) > 1 or -1 in cond.values() or stop.status is None or \
+                other is not None and other.status is None:
+            stop = other = None
+    # (parse_known_args() stops where parse_args() stops while reading the words, not on those no option reads)
+    exit_on_error = sure_to_stop(ctx.resolver, table, flags, known=stop.kind in _WHILE_READING and (
+        other is None or other.kind in _WHILE_READING)) if stop is not None else None
     if stop is None or exit_on_error is None or stop.kind == "extra" and unknown:
         _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle, words)
         return
     value = exit_on_error.value
     off = exit_on_error.arg and not (isinstance(value, ast.Constant) and value.value is True)
-    if off and stop.status != 0 or stop.status == 1 and any(
+    if off and (stop.status != 0 or other is not None and other.status != 0) or stop.status == 1 and any(
             isinstance(n, ast.Attribute) and n.attr == "version" and isinstance(n.ctx, ast.Store)
             for n in ast.walk(ctx.tree)):   # (`parser.version = ...`: the version action prints it)
         return _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle, words)  # (ArgumentError)
+    why = _said(ctx, stop, words, table, where)
+    line = min(cond.values()) if cond else 0
+    if other is not None and other != stop:     # (options added under an `if`: both readings stop the script)
+        why += f" (where the statement on line {line} adds {names}; else {_said(ctx, other, words, table, where)})"
+    head = f"argparse stops the script in {_method(ctx.tree)}: "
+    if cond and other is None:                  # (without them argparse may read the words through)
+        why = f"the statement on line {line} adds {names} only where its test holds, which is not decided here; " \
+            f"where it does, {head}{why}"
+    given.unsure = stop.status is None or bool(cond) and other is None
+    at = min(stop.at, other.at) if other is not None else stop.at
+    if at >= 0 and may_be_ambiguous([w.text for w in words], at + 1, table, abbreviates):
+        why += f"; unless a word from {where} not known here is an abbreviation of two options, which argparse " \
+            "meets before it reads any word (\"ambiguous option\", status 2)"
+    given.stop = why if given.unsure else head + why
+    given.stop_first = True
+    given.stop_calls = frozenset(flag_key(f) for f in flags)
+
+
+_WHILE_READING = ("help", "version", "value", "raises", "default")
+
+
+def _method(tree) -> str:
+    """The method that parses the launch's words, for messages: parse_known_args where the file calls it and not
+    parse_args (argv_words.sure_to_stop holds: one of them, of argv)."""
+    import ast
+    called = {n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
+    return "parse_known_args" if "parse_known_args" in called and "parse_args" not in called else "parse_args"
+
+
+def _stop_on_positional(ctx, table, given, words, where: str) -> None:
+    """Where the script's parsers read as options only words that begin with one of their prefix_chars=, which has
+    no `-`, and the launch passes none such (values/argv_words.positionals_only): each word is a positional, which
+    the script does not take, so parse_args stops on them (python 3.9.18-3.13.0 ran it: "unrecognized arguments")."""
+    import ast
+    import os
+    from ..values.argv_words import flag_key, positionals_only, prefix_chars, sure_to_stop
+    flags = ctx.resolver.flags
+    prefix = prefix_chars(ctx.tree)
+    if not positionals_only([w.text for w in words], flags, ctx.tree, prefix):
+        return
+    exit_on_error = sure_to_stop(ctx.resolver, table, flags, prefixed=True)
+    if exit_on_error is None:
+        return
+    line = next(n.lineno for n in ast.walk(ctx.tree) if isinstance(n, ast.keyword) and n.arg == "prefix_chars")
+    script, text = os.path.basename(ctx.filename), words[0].text
+    given.stop = (f"argparse stops the script in parse_args: {text} from {where} begins with none of the prefix "
+                  f"characters of {script}'s parser (prefix_chars={prefix!r}, line {line}), so argparse reads it as a "
+                  f"positional argument, which {script} does not take (it defines none), so argparse exits with "
+                  f"status 2 (\"error: unrecognized arguments\", naming {text}){_raised_instead(exit_on_error)}")
+    given.stop_calls = frozenset(flag_key(f) for f in flags)
+
+
+def _raised_instead(exit_on_error) -> str:
+    """What python 3.13 does instead of exiting on unrecognized arguments where exit_on_error= is given and may be
+    false (3.9 to 3.12.1 exit all the same; 3.13.0 raises ArgumentError: both run); "" where it is not."""
+    import ast
+    off = exit_on_error.arg and not (isinstance(exit_on_error.value, ast.Constant) and exit_on_error.value.value is True)
+    return f"; python 3.13 raises argparse.ArgumentError there instead ({ast.unparse(exit_on_error)}, line " \
+        f"{exit_on_error.value.lineno}), which stops it too" if off else ""
+
+
+def _said(ctx, stop, words, table, where: str) -> str:
+    """Why argparse stops the script where first_stop says (its message, and the launch's words that make it)."""
+    import os
+    from ..values.argv_words import joined
     script = os.path.basename(ctx.filename)
     text = words[stop.at].text
-    head = "argparse stops the script in parse_args: "
-    if stop.kind == "help":
+    if stop.kind == "default":
+        flag = table[stop.option]
+        value = next(k.value.value for k in flag.call.keywords if k.arg == "default")
+        why = f"{where} does not give {flag.option}, so argparse converts its default {value!r} (line " \
+            f"{flag.call.lineno}) with {getattr(flag.type_node, 'id', '')}(), which refuses it, so argparse exits " \
+            f"with status 2 (\"error: {stop.why}\")"
+    elif stop.kind == "raises":
+        flag = table[text.partition("=")[0]]
+        value = next(k.value.value for k in flag.call.keywords if k.arg == "default")
+        spelled = " ".join(w.text for w in words[stop.at:stop.end])
+        why = f"{spelled} from {where} is appended to the default of {flag.option}, {value!r} (line " \
+            f"{flag.call.lineno}), which has no append, so parse_args raises AttributeError " \
+            f"({stop.why.partition(': ')[2]}), status 1"
+    elif stop.kind == "joined":
+        switch, rest = joined(text, table) or (table[text[:2]], "")
+        why = f"{text} from {where} is {text[:len(text) - len(rest)]} ({switch.action}) with {rest} after it, and " \
+            f"-{rest[0]} is no option {script} defines: python 3.9.18-3.12.1 exit with status 2 there (\"error: " \
+            f"{stop.why}\"), and 3.13.0 sets {switch.option} and names -{rest} among the unrecognized arguments " \
+            "(status 2), unless what follows stops argparse first"
+    elif stop.kind == "help":
         why = f"{text} from {where} asks for its help, so argparse prints it and exits with status 0"
     elif stop.kind == "version":
         line = table[text].call.lineno
@@ -282,10 +379,7 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
         why = f"-- from {where} closes the words: python 3.9.18, 3.10.13, 3.11.7, 3.12.1 and 3.13.0 exit there " \
             "with status 2 (\"error: unrecognized arguments: --\"), while 3.12.7 and 3.13.1 changed how argparse " \
             "reads a first -- (gh-53780, not run here): whether the script runs depends on the python release"
-        given.unsure = True
-    given.stop = why if stop.status is None else head + why
-    given.stop_first = True
-    given.stop_calls = frozenset(flag_key(f) for f in flags)
+    return why
 
 
 def _const(flag) -> str:
@@ -300,14 +394,37 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
     (values/argv_words.py): why the script stops there, kept on given for each read of its own flags (given_values)."""
     import ast
     import os
-    from ..values.argv_words import flag_key, read_as, sure_to_stop, takes_one, unrecognized
+    from ..values.argv_words import conditional, flag_key, read_as, sure_to_stop, takes_one, unrecognized
     words = [w for w in unknown if HOLE not in w.text.partition("=")[0] and unrecognized(w.text) and
              not read_as(w.text, table, abbreviates)]
     own = {id(f.call) for f in ctx.resolver.flags} - idle    # (idle: flags of a parser never parsed)
-    bare = [g for g in given.values() if isinstance(g, Given) and g.text is None and g.option in table and
-            id(table[g.option].call) in own and takes_one(table[g.option])]
-    exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags) if words or bare else None
+
+    def mine():
+        return [g for g in given.values() if isinstance(g, Given) and g.option in table and
+                id(table[g.option].call) in own]
+    bare = [g for g in mine() if g.text is None and takes_one(table[g.option])]
+    refusable = any(g.text is not None and _refusable(table[g.option]) for g in mine())
+    cond = conditional(ctx.tree, ctx.resolver.flags) if bare or refusable else {}
+    if cond:                    # (options added under an `if` may not be there: their value is not said to stop it,
+        own -= set(cond)        # and their word is unrecognized without them, which parse_known_args leaves aside)
+        refusable = any(g.text is not None and _refusable(table[g.option]) for g in mine())
+        if any(id(table[g.option].call) in cond for g in bare) and \
+                sure_to_stop(ctx.resolver, table, ctx.resolver.flags) is None:
+            bare = [g for g in mine() if g.text is None and takes_one(table[g.option])]
+    exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags, known=bool(bare) or refusable) \
+        if words or bare or refusable else None
     if exit_on_error is None:
+        return
+    refused = _refused(ctx, table, given, launched, own, abbreviates) if refusable and not exit_on_error.arg else None
+    at = {id(w): k for k, w in enumerate(launched)}
+    first = min((at.get(id(g.word), len(at)) for g in bare), default=None)
+    if refused is not None and (first is None or refused[0] < first):
+        # (a flag's own stop (launch_args.given_values), the first argparse meets: the script's, whatever it reads)
+        given.stop, given.stop_calls = refused[1], frozenset(flag_key(f) for f in ctx.resolver.flags)
+        return
+    if not bare and sure_to_stop(ctx.resolver, table, ctx.resolver.flags) is None:
+        return                          # (parse_known_args leaves the words no option reads aside)
+    if not bare and not words:
         return
     given.stop_calls = frozenset(flag_key(f) for f in ctx.resolver.flags)
     off = exit_on_error.arg and not (isinstance(exit_on_error.value, ast.Constant) and exit_on_error.value.value is True)
@@ -317,9 +434,9 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
         then = "exits with status 2" if not off else "raises argparse.ArgumentError" if isinstance(
             exit_on_error.value, ast.Constant) and exit_on_error.value.value is False else \
             f"exits with status 2, or raises argparse.ArgumentError ({ast.unparse(exit_on_error)} false)"
-        given.stop = (f"argparse stops the script in parse_args: {g.option} from {where} takes a value and is given "
-                      f"none, so argparse {then} (\"{'' if then.startswith('raises') else 'error: '}argument "
-                      f"{g.option}: expected one argument\")"
+        error = "" if then.startswith("raises") else "error: "
+        given.stop = (f"argparse stops the script in {_method(ctx.tree)}: {g.option} from {where} takes a value "
+                      f"and is given none, so argparse {then} (\"{error}argument {g.option}: expected one argument\")"
                       f"{_exits_first(launched, table, abbreviates, where, g.word)}")
         return
     w = words[0]
@@ -328,14 +445,69 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
     script = os.path.basename(ctx.filename)
     note = " (its parser takes no abbreviation: allow_abbrev=False)" if option.startswith("--") and any(
         o.startswith(option) for o in table) else ""
-    # python 3.9 to 3.12.1 exit all the same with exit_on_error=False; 3.13.0 raises ArgumentError (both run)
-    then = f"; python 3.13 raises argparse.ArgumentError there instead ({ast.unparse(exit_on_error)}, line " \
-        f"{exit_on_error.value.lineno}), which stops it too" if off else ""
+    then = _raised_instead(exit_on_error)
     by = " (which torch.distributed.launch passes each rank before the script's own words, its value the rank's: " \
         "torch 2.0 and later, without --use-env)" if w.value.origin == "torch.distributed.launch" else ""
     given.stop = (f"argparse stops the script in parse_args: {shown}{by} from {where} is no option {script} defines"
                   f"{note}, so argparse exits with status 2 (\"error: unrecognized arguments\", naming {shown}){then}"
                   f"{_exits_first(launched, table, abbreviates, where)}")
+
+
+def _refusable(flag) -> bool:
+    """Whether argparse may refuse a value given to the flag (launch_args.given_values says where it does): a switch's
+    (store_true, store_false), or a type= other than str, or choices=."""
+    return flag.kind == "argparse" and (flag.action in ("store_true", "store_false") or any(
+        k.arg == "choices" or k.arg == "type" and getattr(k.value, "id", None) != "str" for k in flag.call.keywords))
+
+
+def _refused(ctx, table, given, launched, own, abbreviates) -> Optional[Tuple[int, str]]:
+    """(its index, why) of the first word of the launch at which argparse refuses the value given to one of the script's
+    own flags (launch_args.given_values: a type= that raises on it, a choice not listed, a switch given a value), for
+    a parser argv_words.sure_to_stop reads (no exit_on_error=), where each word before it is surely read without a
+    stop: no word not known, no help, version or abbreviation, each flag's value known; no word of the launch may be
+    an ambiguous abbreviation (argparse meets that first), no mutually exclusive group, no positional with a type= or
+    choices= (a word of theirs may be refused first). None where not so."""
+    import ast
+    import os
+    from ..values.argv_words import may_be_ambiguous, read_as, sorted_first
+    from ..values.launch_args import given_values
+    from ..values.ops import U
+    texts = [w.text for w in launched]
+    if sorted_first(texts, table, abbreviates) or may_be_ambiguous(texts, 0, table, abbreviates):
+        return None
+    for n in ast.walk(ctx.tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in (
+                "add_mutually_exclusive_group", "set_defaults"):
+            return None
+    for f in ctx.resolver.flags:
+        first = f.call.args[0] if f.call.args else None
+        if not (isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value.startswith("-")) and \
+                any(k.arg in ("type", "choices", "action") for k in f.call.keywords):
+            return None
+    at = {id(g.word): g for g in given.values() if isinstance(g, Given) and g.option in table and
+          id(table[g.option].call) in own}
+    script = os.path.basename(ctx.filename)
+    for w in launched:
+        g = at.get(id(w))
+        if w.text == "--" or w.text.startswith(HOLE) or g is None and w.text[:1] == "-" and (
+                w.text.partition("=")[0] in table or w.text[:2] == "-h" or read_as(w.text, table, abbreviates) or
+                len(w.text.partition("=")[0]) > 2 and "--help".startswith(w.text.partition("=")[0])):
+            return None                 # (an earlier word of an option given twice, help, an abbreviation, ...)
+        if g is None:
+            continue
+        flag = table[g.option]
+        switch = flag.action in ("store_true", "store_false")
+        if flag.action == "version" or _nargs(flag) or g.text is None and not switch or \
+                switch and g.text is not None and g.option[1:2] != "-":
+            return None                 # (given no value: the caller says it where it takes one; `-x=a b`: python
+                                        # 3.9-3.12 read -x, then -a given ' b', where -a is an option)
+        values = given_values(flag, given, ctx.resolver._type_function(flag), f"{script}:{flag.call.lineno}", 0)
+        stops = [v.stops for v in values or () if isinstance(v, U) and v.stops]
+        if stops:
+            return next(k for k, x in enumerate(launched) if x is w), stops[0]
+        if not values or any(isinstance(v, U) for v in values):
+            return None
+    return None
 
 
 def _exits_first(words, table, abbreviates, where: str, before=None) -> str:
@@ -493,7 +665,7 @@ def after_parse(ctx, node) -> bool:
         return False
     nodes = list(ast.walk(tree))
     calls = [n for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and
-             n.func.attr == "parse_args" and not n.args and not n.keywords]
+             n.func.attr in ("parse_args", "parse_known_args") and not n.args and not n.keywords]
     if len(calls) != 1:
         return False
     parents = {id(c): p for p in nodes for c in ast.iter_child_nodes(p)}

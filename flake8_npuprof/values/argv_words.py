@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable, Iterable, List, NamedTuple, Optional
+from typing import Callable, Iterable, List, NamedTuple, Optional, Tuple
 
 from .flag_def import FlagDef
 from ..source.text import HOLE
@@ -93,15 +93,19 @@ def takes_one(flag: FlagDef) -> bool:
         action is None or isinstance(action, ast.Constant) and action.value in ("store", "append", "extend"))
 
 
-def sure_to_stop(resolver, table, own: Iterable[FlagDef]) -> Optional[ast.keyword]:
+def sure_to_stop(resolver, table, own: Iterable[FlagDef], known: bool = False,
+                 prefixed: bool = False) -> Optional[ast.keyword]:
     """Whether parse_args surely meets every word of a launch that its table does not read: None where it may not
-    (see the module's doc), else the exit_on_error= keyword given to a parser (an empty keyword: none)."""
+    (see the module's doc), else the exit_on_error= keyword given to a parser (an empty keyword: none). known: the
+    stop is one argparse meets while it reads the words (help, a value error), which parse_known_args() meets too;
+    prefixed: the caller reads the parser's prefix_chars= (prefix_chars)."""
     mine = {id(f.call) for f in own}
     if not mine or any(id(f.call) not in mine or f.kind != "argparse" for f in table.values()):
         return None                     # flags another module (or absl) defines: its parser is not read here
     if _ARGV_WRITE.search(resolver.src.text) or resolver.parse_try():
         return None
     receivers, parsed, own_functions = set(), set(), set()
+    known_args = False
     nodes = list(ast.walk(resolver.tree))
     for n in nodes:
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -110,11 +114,13 @@ def sure_to_stop(resolver, table, own: Iterable[FlagDef]) -> Optional[ast.keywor
             return None
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
             name = n.func.attr
-            if name in ("parse_known_args", "parse_intermixed_args", "parse_known_intermixed_args",
-                        "add_subparsers") or name == "parse_args" and (n.args or n.keywords):
+            method = name == "parse_args" or known and name == "parse_known_args"
+            if name in ("parse_args", "parse_known_args", "parse_intermixed_args", "parse_known_intermixed_args",
+                        "add_subparsers") and (not method or n.args or n.keywords):
                 return None
-            if name == "parse_args":
+            if method:
                 parsed.add(_name(n.func.value))
+                known_args = known_args or name == "parse_known_args"
             if name == "add_argument":
                 nargs = next((k.value for k in n.keywords if k.arg == "nargs"), None)
                 action = next((k.value for k in n.keywords if k.arg == "action"), None)
@@ -125,15 +131,16 @@ def sure_to_stop(resolver, table, own: Iterable[FlagDef]) -> Optional[ast.keywor
                             isinstance(nargs, ast.Constant) and (nargs.value in _NARGS or type(nargs.value) is int)):
                     return None         # an option whose name is not written out, or one that takes any word
                 receivers.add(_name(n.func.value))
-    if not parsed or "" in parsed:
-        return None
+    if not parsed or "" in parsed or known_args and len(parsed) > 1:
+        return None                     # (parse_known_args of one parser, then another's: their words not read whole)
     exit_on_error = ast.keyword(arg=None, value=ast.Constant(True))
     for n in nodes:
         if not isinstance(n, ast.Call):
             continue
         name = _name(n.func)
         if name in _PARSER:
-            if any(k.arg in (None, "parents", "prefix_chars") for k in n.keywords) or len(n.args) > 4:
+            if any(k.arg in (None, "parents") or k.arg == "prefix_chars" and not prefixed for k in n.keywords) or \
+                    len(n.args) > 4:
                 return None             # (parents is its fifth positional argument)
             exit_on_error = next((k for k in n.keywords if k.arg == "exit_on_error"), exit_on_error)
             continue
@@ -154,15 +161,20 @@ def sure_to_stop(resolver, table, own: Iterable[FlagDef]) -> Optional[ast.keywor
 
 class Stop(NamedTuple):
     """Where python's argparse stops reading a launch's words (first_stop): status 0 (help, version), 1 (a version
-    option with no version=: AttributeError), 2 (an error),
+    option with no version=, an append to a default that is no list: AttributeError), 2 (an error),
     None where it depends on the python release; at: the word's index; kind: "help", "version", "value" (a value
-    the option does not take: why says argparse's own message), "extra" (a word no option reads: argparse names it
-    after reading them all), "dashdash" (`--` then more words), "release" (a closing `--`)."""
+    the option does not take: why says argparse's own message), "raises" (why: the exception, as python prints it),
+    "default" (a string default of an option no word gives, which its type refuses: at is -1), "extra" (a word no
+    option reads: argparse names it after reading them all), "dashdash" (`--` then more words), "release" (a closing
+    `--`), "joined" (switches joined to characters that begin no option: why is python 3.9-3.12's message, and
+    3.13.0 names them as unrecognized). parse_known_args stops as parse_args does while it reads (help, version,
+    value, raises, default)."""
     status: Optional[int]
     at: int
     kind: str
     why: str = ""
     end: int = 0                        # the words it reads up to (exclusive), for "value"
+    option: str = ""                    # the option whose default it is, for "default"
 
 
 _ERROR = {None: "expected one argument", "+": "expected at least one argument"}
@@ -178,15 +190,10 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
     listed; words no option reads it names at the end (status 2). None where a word is not known before any of these
     (one that begins not known may be several, or none), or is read in a way not followed here (an abbreviation,
     another action, a type= function)."""
-    for text in texts[:texts.index("--") if "--" in texts else len(texts)]:
-        # (argparse sorts every word before it reads one: an ambiguous abbreviation stops it first, python 3.9-3.13)
-        if HOLE in text or text.partition("=")[0] in (*table, "-h", "--help"):
-            continue
-        if _optional(text, table) and (len(read_as(text, table, abbreviates)) + _of_help(text) > 1 or
-                                       text.startswith("--=")) or " " in text and \
-                (read_as(text, table, abbreviates) or _of_help(text)):
-            return None                 # (`--=`: every `--` option's abbreviation; `--ab=a b` is one, --abc's)
+    if sorted_first(texts, table, abbreviates):
+        return None
     extras: List[int] = []
+    seen: set = set()                   # id(call) of the options a word is read as
     k = 0
     while k < len(texts):
         text = texts[k]
@@ -194,6 +201,9 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
         if text.startswith(HOLE) or text.startswith("-") and HOLE in option:
             return None
         if text == "--":                # what follows is positional: none is taken (no positional is defined)
+            refused = _default_refused(table, seen)
+            if refused is not None:     # (after the words are read, before those no option reads are named)
+                return refused if refused.kind == "default" else None
             if any(t.replace(HOLE, "") for t in texts[k + 1:]):
                 return Stop(2, k, "dashdash")
             # python 3.9 to 3.13.0 keep `--` as an unrecognized argument; 3.12.7 and 3.13.1 drop the first (gh-53780)
@@ -205,6 +215,9 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
         if text in ("-h", "--help"):
             return Stop(0, k, "help")
         flag = table.get(option)
+        pair = joined(text, table) if flag is None else None
+        if pair is not None:
+            return Stop(2, k, "joined", f"argument {_label(pair[0])}: ignored explicit argument {pair[1]!r}", k + 1)
         if flag is None:
             if read_as(text, table, abbreviates) or text.startswith("-h") or len(option) > 2 and \
                     "--help".startswith(option):
@@ -212,6 +225,7 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
             extras.append(k)
             k += 1
             continue
+        seen.add(id(flag.call))
         kw = {a.arg: a.value for a in flag.call.keywords}
         action = flag.action or ("store" if "action" not in kw else "")
         if action == "version":         # (no version=: it reads parser.version, which python 3.9-3.13 lack)
@@ -257,8 +271,95 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
             return None
         if bad:
             return Stop(2, k, "value", f"argument {_label(flag)}: {bad}", j)
+        default = kw.get("default") if flag.has_default else None
+        if action == "append" and _shared(flag, table):
+            return None                 # (the namespace's value: the default of the dest's first option, or a word's)
+        if action == "append" and isinstance(default, ast.Constant) and default.value is not None:
+            # (_AppendAction copies the namespace's value, the default, and calls its append: python 3.9-3.13)
+            return Stop(1, k, "raises", f"AttributeError: '{type(default.value).__name__}' object has no attribute "
+                        "'append'", j)
         k = j
+    refused = _default_refused(table, seen)
+    if refused is not None:             # (after the words are read, before those no option reads are named)
+        return refused if refused.kind == "default" else None
     return _extra(texts, extras) if extras else None
+
+
+def sorted_first(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) -> bool:
+    """Whether a known word before `--` may be an abbreviation of two options (or is read in a way not followed here):
+    argparse sorts every word before it reads one, so that stops it first (python 3.9-3.13: "ambiguous option")."""
+    for text in texts[:texts.index("--") if "--" in texts else len(texts)]:
+        if HOLE in text or text.partition("=")[0] in (*table, "-h", "--help"):
+            continue
+        if _optional(text, table) and (len(read_as(text, table, abbreviates)) + _of_help(text) > 1 or
+                                       text.startswith("--=")) or " " in text and \
+                (read_as(text, table, abbreviates) or _of_help(text)):
+            return True                 # (`--=`: every `--` option's abbreviation; `--ab=a b` is one, --abc's)
+    return False
+
+
+def _shared(flag: FlagDef, table) -> bool:
+    """Whether another option of the table has the flag's dest."""
+    return any(f.dest == flag.dest and f.call is not flag.call for f in table.values())
+
+
+def _default_refused(table, seen) -> Optional[Stop]:
+    """The stop where argparse converts a string default of an option no word gives (python 3.9-3.13's
+    _parse_known_args, at the end, in the order the options are added): an int or float type= that refuses it;
+    kind "unknown" where the option shares its dest (another option's default, or word, may be the value)."""
+    flags = sorted({id(f.call): f for f in table.values()}.values(), key=lambda f: (f.call.lineno, f.call.col_offset))
+    for flag in flags:
+        kw = {a.arg: a.value for a in flag.call.keywords}
+        default = kw.get("default") if flag.has_default and id(flag.call) not in seen else None
+        kind = getattr(flag.type_node, "id", None)
+        if flag.kind != "argparse" or not (isinstance(default, ast.Constant) and isinstance(default.value, str)) or \
+                kind not in _CONVERTS:
+            continue
+        if _shared(flag, table):
+            return Stop(None, -1, "unknown")
+        try:
+            _CONVERTS[kind](default.value)
+        except ValueError:
+            return Stop(2, -1, "default", f"argument {_label(flag)}: invalid {kind} value: {default.value!r}",
+                        option=flag.option)
+    return None
+
+
+_JOINED = re.compile(r"^-\w{2,}(=.*)?$", re.A | re.S)
+
+
+def joined(text: str, table) -> Optional[Tuple[FlagDef, str]]:
+    """(switch, rest) where argparse reads a single-dash word as switches (store_true or store_false: `-bc` is -b -c)
+    up to characters that begin no option (`-bx`: -b, then x): python 3.9-3.12 stop there ("argument -b: ignored
+    explicit argument 'x'", status 2, parse_known_args too), 3.13.0 sets the switches and keeps `-x` as an
+    unrecognized argument (3.9.18-3.13.0 run); None for another word (one that begins an option, or reads a value)."""
+    if not _JOINED.match(text) or HOLE in text or matches(text, table) != [text[:2]]:
+        return None
+    flag, rest = table[text[:2]], text[2:]
+    while rest:
+        if flag.kind != "argparse" or flag.action not in ("store_true", "store_false") or rest[0] == "=" or \
+                any(k.arg == "action" and not isinstance(k.value, ast.Constant) for k in flag.call.keywords):
+            return None                 # (`-b=1`, `-bc=1`: not read here)
+        if rest[0] == "h":
+            return None                 # (`-bh`: -b, then the help option, which the table does not hold)
+        if "-" + rest[0] not in table:
+            return flag, rest
+        flag, rest = table["-" + rest[0]], rest[1:]
+    return None
+
+
+def may_be_ambiguous(texts: List[str], start: int, table, abbreviates: Callable[[FlagDef], bool]) -> bool:
+    """Whether a word from start on, before `--`, that the walk does not know (one that begins not known, or an
+    option word whose name is not known) may be an abbreviation of two options, which argparse meets before it reads
+    any word ("ambiguous option", status 2: python 3.9-3.13 sort every word first): two `--` options (--help too)
+    with the same first letter where the parser abbreviates, or two single-dash options (-h too) with the same one."""
+    end = texts.index("--") if "--" in texts else len(texts)
+    if not any(t.startswith(HOLE) or t.startswith("-") and HOLE in t.partition("=")[0] for t in texts[start:end]):
+        return False
+    longs = [o for o, f in table.items() if o[:2] == "--" and len(o) > 2 and abbreviates(f)] + ["--help"]
+    shorts = [o for o in table if o[:1] == "-" and o[1:2] != "-"] + ["-h"]
+    return any(sum(o[:3] == p for o in longs) > 1 for p in {o[:3] for o in longs}) or \
+        any(sum(o[:2] == p for o in shorts) > 1 for p in {o[:2] for o in shorts})
 
 
 def _of_help(text: str) -> bool:
@@ -296,10 +397,97 @@ def parse_options(tree: ast.AST, flags: Iterable[FlagDef]) -> bool:
     return True
 
 
+def prefix_chars(tree: ast.AST) -> str:
+    """The prefix_chars= of the file's ArgumentParsers ("-" for one that gives none), where they all have the same
+    written string; else ""."""
+    given = {next((k.value.value if isinstance(k.value, ast.Constant) and isinstance(k.value.value, str) else ""
+                   for k in n.keywords if k.arg == "prefix_chars"), "-")
+             for n in ast.walk(tree) if isinstance(n, ast.Call) and _name(n.func) in _PARSER}
+    return given.pop() if len(given) == 1 else "-" if not given else ""
+
+
+def positionals_only(texts: List[str], flags: Iterable[FlagDef], tree: ast.AST, prefix: str) -> bool:
+    """Whether python's argparse reads each of a launch's words (texts, all known, at least one) as a positional for
+    a parser whose prefix_chars (prefix) has no `-` (a word is an option where it begins with one of them: python
+    3.9-3.13's _parse_optional) and that defines only options (so takes none of them: "unrecognized arguments"),
+    none required, none with a string default its type= converts (argparse converts it first), none read from a
+    file (fromfile_prefix_chars=), no `--` among them."""
+    if not texts or "-" in prefix or not prefix or any(HOLE in t or t[:1] in prefix or t == "--" for t in texts):
+        return False
+    if any(isinstance(n, ast.Call) and (_name(n.func) in _PARSER and any(
+            k.arg in ("fromfile_prefix_chars", "argument_default") for k in n.keywords) or isinstance(
+            n.func, ast.Attribute) and n.func.attr in ("set_defaults", "add_mutually_exclusive_group"))
+           for n in ast.walk(tree)):
+        return False                    # (a default set there may be a string its option's type= converts)
+    for f in flags:
+        first = f.call.args[0] if f.call.args else None
+        kw = {k.arg: k.value for k in f.call.keywords}
+        converted = "type" in kw and "default" in kw and not (
+            isinstance(kw["default"], ast.Constant) and not isinstance(kw["default"].value, str))
+        if f.kind != "argparse" or not (isinstance(first, ast.Constant) and isinstance(first.value, str) and
+                                        first.value[:1] in prefix) or "required" in kw or converted:
+            return False
+    return True
+
+
+_BRANCHES = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.IfExp, ast.BoolOp)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module)
+
+
+def conditional(tree: ast.AST, flags: Iterable[FlagDef]) -> dict:
+    """{id(call): line} of the flags whose add_argument may not run before the script's parse_args: under an `if`
+    (not `if __name__ == "__main__":`), a loop, a `try` or a conditional expression, in its own code or, in a function
+    of the file that does not parse, where that function is called (or where it is never called by name); line: that
+    statement's (-1 where several or not known). Python's argparse reads a launch's words without the options it
+    does not add."""
+    parents = {id(c): p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
+    calls: dict = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call):
+            calls.setdefault(_name(n.func).rsplit(".", 1)[-1], []).append(n)
+    parsing = set()                     # id() of the functions that call parse_args (or parse_known_args)
+    for n in calls.get("parse_args", []) + calls.get("parse_known_args", []):
+        p = parents.get(id(n))
+        while p is not None and not isinstance(p, _SCOPES):
+            p = parents.get(id(p))
+        parsing.add(id(p))
+
+    def branch(node, depth: int) -> Optional[int]:
+        """The line of the statement that may keep node from running, 0 where none does."""
+        p = parents.get(id(node))
+        while p is not None and not isinstance(p, _SCOPES):
+            if isinstance(p, _BRANCHES) and not (isinstance(p, ast.If) and _main_test(p.test)):
+                return p.lineno
+            p = parents.get(id(p))
+        if not isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return 0 if isinstance(p, ast.Module) or p is None else -1
+        if id(p) in parsing:
+            return 0                    # (whenever it parses, it has added them)
+        lines = {branch(c, depth + 1) for c in calls.get(p.name, ())} if depth < 3 else {-1}
+        return -1 if not lines or -1 in lines or len(lines) > 1 else lines.pop()
+
+    out = {}
+    for f in flags:
+        line = branch(f.call, 0)
+        if line:
+            out[id(f.call)] = line
+    return out
+
+
+def _main_test(test) -> bool:
+    """`__name__ == "__main__"` (as setups.reach reads it; values do not import setups)."""
+    if not (isinstance(test, ast.Compare) and len(test.comparators) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    a, b = test.left, test.comparators[0]
+    if isinstance(b, ast.Name):
+        a, b = b, a
+    return isinstance(a, ast.Name) and a.id == "__name__" and isinstance(b, ast.Constant) and b.value == "__main__"
+
+
 def unparsed(tree: ast.AST, flags: Iterable[FlagDef]) -> set:
     """id(call) of the flags added to a parser the file makes (`other = argparse.ArgumentParser()`, or a group of it)
-    and never calls parse_args on: python's parse_args of the other parser does not read them (a word of theirs is
-    unrecognized there)."""
+    and never calls parse_args (or parse_known_args) on: python's parse_args of the other parser does not read them (a
+    word of theirs is unrecognized there)."""
     made, parsed, groups = set(), set(), {}
     for n in ast.walk(tree):
         if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call):
@@ -309,7 +497,8 @@ def unparsed(tree: ast.AST, flags: Iterable[FlagDef]) -> set:
                     made.add(_name(t))
                 elif call.rsplit(".", 1)[-1] in _GROUPS:
                     groups[_name(t)] = call.rsplit(".", 1)[0]
-        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "parse_args":
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("parse_args",
+                                                                                            "parse_known_args"):
             parsed.add(_name(n.func.value))
     idle = made - parsed - {""}
     return {id(f.call) for f in flags if isinstance(f.call.func, ast.Attribute) and

@@ -8,7 +8,8 @@ import os
 import subprocess
 import sys
 
-# each case: the parser's options ([option strings], {keywords}; "type" names a builtin), exit_on_error, the words
+# each case: the parser's options ([option strings], {keywords}; "type" names a builtin), exit_on_error, the words, and
+# where given the parser's other keywords and the method that parses ("method", parse_args where not given)
 CASES = [
     [[], True, ["--xyz", "-h"]],
     [[], True, ["-h", "--xyz"]],
@@ -56,27 +57,68 @@ CASES = [
     [[[["-a", "--alpha"], {}], [["--abc"], {"action": "store_true"}]], True, ["-h", "--", "--a"]],
     # an abbreviation is an option before a word with a space in it is a value: --ab=a b is --abc's
     [[[["--abc"], {"nargs": "+"}]], True, ["--ab=a b"]],
+    # a string default is converted where no word gives the option, before the words no option reads are named
+    [[[["--n"], {"type": "int", "default": "abc"}]], True, ["--prof"]],
+    [[[["--n"], {"type": "int", "default": "abc"}]], True, ["--prof", "x"]],
+    [[[["--n"], {"type": "int", "default": "abc"}]], True, ["--n", "1"]],
+    [[[["--n"], {"type": "int", "default": "abc"}]], True, ["-h"]],
+    [[[["--n"], {"type": "float", "default": "1e-3"}]], True, ["--prof"]],
+    [[[["--n"], {"type": "int", "default": "abc"}]], True, ["--", "x"]],
+    # append copies its default and appends to it: a str has no append (AttributeError), after the value's checks
+    [[[["--n"], {"action": "append", "default": "x"}]], True, ["--n", "a", "-h"]],
+    [[[["--n"], {"action": "append", "default": "x"}]], True, ["--prof"]],
+    [[[["--n"], {"action": "append", "default": "x", "type": "int"}]], True, ["--n", "b"]],
+    [[[["--n"], {"action": "append"}]], True, ["--n", "a", "--n", "b"]],
+    # switches joined to characters that begin no option: python 3.9-3.12 stop there, 3.13 names them at the end
+    [[[["-b"], {"action": "store_true"}]], True, ["-bx"]],
+    [[[["-b"], {"action": "store_true"}]], True, ["-bx", "-h"]],
+    [[[["-b"], {"action": "store_true"}], [["-c"], {"action": "store_false"}]], True, ["-bcx", "--prof"]],
+    [[[["-b"], {"action": "store_true"}], [["-c"], {}]], True, ["-bcx", "--prof"]],
+    [[[["-b"], {"action": "store_true"}]], True, ["-bx"], {"method": "parse_known_args"}],
+    [[[["-b"], {"action": "store_true"}]], True, ["-bxy=1"]],
+    # a positional (the parser first_stop does not read): a value refused stops argparse where it is read
+    [[[["size"], {"nargs": "?"}], [["--n"], {"type": "int"}]], True, ["--prof", "--xyz", "--n", "x", "3"]],
+    [[[["size"], {"nargs": "?"}], [["--m"], {"choices": ["a", "b"]}]], True, ["3", "--m", "c", "--prof=1"]],
+    # an option added under an `if`: the launch read with it and without it
+    [[[["--n"], {"type": "int"}]], True, ["--prof", "--n", "x", "-h"]],
+    [[], True, ["--prof", "--n", "x", "-h"]],
+    [[], True, ["--prof", "--n", "x"]],
+    [[], True, ["--prof"]],
+    # parse_known_args leaves the words no option reads aside, and stops where parse_args stops while reading
+    [[[["--n"], {}]], True, ["--prof", "--n"], {"method": "parse_known_args"}],
+    [[[["--n"], {}]], True, ["--xyz", "--n"], {"method": "parse_known_args"}],
+    [[], True, ["--prof", "x", "--xyz"], {"method": "parse_known_args"}],
+    [[[["--n"], {"type": "int", "default": "abc"}]], True, ["--xyz"], {"method": "parse_known_args"}],
+    # a parser whose prefix_chars has no `-` reads a word that begins with `-` as a positional (its options: ++prof)
+    [[], True, ["--prof"], {"prefix_chars": "+"}],
+    [[], True, ["-h", "x"], {"prefix_chars": "+"}],
+    [[], True, [], {"prefix_chars": "+"}],
 ]
 
 RUN = """
 import argparse, contextlib, io, json, sys
 out = []
-for options, on_error, words in json.loads(sys.argv[1]):
-    parser = argparse.ArgumentParser(prog="train.py", exit_on_error=on_error)
-    parser.add_argument("--prof", action="store_true")
+for case in json.loads(sys.argv[1]):
+    options, on_error, words = case[:3]
+    other = dict(case[3]) if len(case) > 3 else {}
+    method = other.pop("method", "parse_args")
+    parser = argparse.ArgumentParser(prog="train.py", exit_on_error=on_error, **other)
+    parser.add_argument(other.get("prefix_chars", "-")[0] * 2 + "prof", action="store_true")
     for names, kw in options:
         kw = dict(kw, **({"type": {"int": int, "float": float}[kw["type"]]} if "type" in kw else {}))
         parser.add_argument(*names, **kw)
     err, printed = io.StringIO(), io.StringIO()
     try:
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(printed):
-            parser.parse_args(words)
+            getattr(parser, method)(words)
         out.append(["runs"])
     except SystemExit as e:
         lines = (err.getvalue() or printed.getvalue()).strip().splitlines()
         out.append([e.code, lines[-1] if e.code else ""])
     except argparse.ArgumentError as e:
         out.append(["raises", str(e)])
+    except AttributeError as e:     # (not argparse's: the script stops with it, status 1)
+        out.append(["raises", f"AttributeError: {e}"])
 print(json.dumps(out))
 """
 
@@ -98,8 +140,8 @@ def pythons() -> dict:
 
 if __name__ == "__main__":
     runs = {v: run(p) for v, p in pythons().items()}
-    record = [{"options": o, "exit_on_error": e, "words": w, "runs": {v: r[k] for v, r in runs.items()}}
-              for k, (o, e, w) in enumerate(CASES)]
+    record = [dict({"options": c[0], "exit_on_error": c[1], "words": c[2]}, **({"parser": c[3]} if c[3:] else {}),
+                   runs={v: r[k] for v, r in runs.items()}) for k, c in enumerate(CASES)]
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "argparse_runs.json"), "w") as f:
         json.dump(record, f, indent=1)
         f.write("\n")
