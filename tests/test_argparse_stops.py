@@ -235,11 +235,29 @@ def test_words_the_walk_does_not_know():
     table = _table([[["--output"], {}], [["--n"], {"type": "int"}]])
     said = {" ".join(w): first_stop(w, table, lambda flag: True) for w in (
         ["--output=/d/" + HOLE, "-h"], ["--output", "/d/" + HOLE, "-h"], [HOLE, "-h"], ["--output", HOLE, "-h"],
-        ["--n=" + HOLE, "-h"], ["--prof", "--", HOLE], ["--prof", "--", "/d/" + HOLE], ["/d/" + HOLE])}
-    assert {w: (s.status, s.kind) if s else None for w, s in said.items()} == {
-        f"--output=/d/{HOLE} -h": (0, "help"), f"--output /d/{HOLE} -h": (0, "help"), f"{HOLE} -h": None,
-        f"--output {HOLE} -h": None, f"--n={HOLE} -h": None, f"--prof -- {HOLE}": (None, "release"),
-        f"--prof -- /d/{HOLE}": (2, "dashdash"), f"/d/{HOLE}": None}
+        ["--n=" + HOLE, "-h"], ["--prof", "--", HOLE], ["--prof", "--", "/d/" + HOLE], ["/d/" + HOLE],
+        ["--prof", HOLE], ["x", HOLE, "--prof"], ["--prof", "-" + HOLE], [HOLE, "x", "--prof"])}
+    assert {w: (s.status, s.kind, s.why) if s else None for w, s in said.items()} == {
+        f"--output=/d/{HOLE} -h": (0, "help", ""), f"--output /d/{HOLE} -h": (0, "help", ""),
+        f"{HOLE} -h": None, f"--output {HOLE} -h": None, f"--n={HOLE} -h": None,
+        f"--prof -- {HOLE}": (None, "release", ""), f"--prof -- /d/{HOLE}": (2, "dashdash", ""), f"/d/{HOLE}": None,
+        # (after a word no option reads: status 2 once all are read, unless the one not known stops argparse first)
+        f"--prof {HOLE}": None, f"x {HOLE} --prof": (2, "extra", "notknown"), f"--prof -{HOLE}": None,
+        f"{HOLE} x --prof": None}
+
+
+def test_a_word_no_option_reads_before_one_the_walk_does_not_know_stops_the_script(capsys, tmp_path):
+    # `--prof x $(hostname)` said "yes": python 3.9-3.13 exit 2 on x once the words are read, or earlier where the
+    # word not known is a help option (status 0) or a value an option refuses
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "run.sh").write_text("python3 train.py --prof x $(hostname)\n")
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "--cwd", str(tmp_path), "--", "bash",
+          "run.sh"])
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "usable data: no (line 8 of train.py: not run in this launch: argparse stops the script in parse_args: x from "
+        "run.sh:1 is a value no option of train.py takes (it defines no positional argument), so argparse exits with "
+        "status 2 (\"error: unrecognized arguments\", naming x), unless a word after it, not known here, is a help "
+        "option (status 0) or a value an option refuses)")
 
 
 def test_an_option_given_no_value_takes_its_const_as_argparse_checks_it(capsys, tmp_path):

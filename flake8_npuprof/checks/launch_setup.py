@@ -375,6 +375,9 @@ def _said(ctx, stop, words, table, where: str) -> str:
     elif stop.kind == "extra":
         why = f"{text} from {where} is a value no option of {script} takes (it defines no positional argument), so " \
             f"argparse exits with status 2 (\"error: unrecognized arguments\", naming {text})"
+        if stop.why == "notknown":      # (a word not known after it: a help option there exits first, status 0)
+            why += ", unless a word after it, not known here, is a help option (status 0) or a value an option " \
+                "refuses"
     else:
         why = f"-- from {where} closes the words: python 3.9.18, 3.10.13, 3.11.7, 3.12.1 and 3.13.0 exit there " \
             "with status 2 (\"error: unrecognized arguments: --\"), while 3.12.7 and 3.13.1 changed how argparse " \

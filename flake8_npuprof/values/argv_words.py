@@ -167,7 +167,7 @@ class Stop(NamedTuple):
     "default" (a string default of an option no word gives, which its type refuses: at is -1), "extra" (a word no
     option reads: argparse names it after reading them all), "dashdash" (`--` then more words), "release" (a closing
     `--`), "joined" (switches joined to characters that begin no option: why is python 3.9-3.12's message, and
-    3.13.0 names them as unrecognized). parse_known_args stops as parse_args does while it reads (help, version,
+    3.13.0 names them as unrecognized); an "extra" before a word not known here has why "notknown". parse_known_args stops as parse_args does while it reads (help, version,
     value, raises, default)."""
     status: Optional[int]
     at: int
@@ -199,7 +199,10 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
         text = texts[k]
         option, eq, value = text.partition("=")
         if text.startswith(HOLE) or text.startswith("-") and HOLE in option:
-            return None
+            # a word not known here may be an option of the script, a word no option reads, a help option or nothing
+            # at all; after a word no option reads, argparse stops all the same (status 2 once it has read them all,
+            # unless that word stops it first): said with that word; else not followed here
+            return Stop(2, extras[0], "extra", "notknown") if extras else None
         if text == "--":                # what follows is positional: none is taken (no positional is defined)
             refused = _default_refused(table, seen)
             if refused is not None:     # (after the words are read, before those no option reads are named)
