@@ -16,7 +16,7 @@ import re
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..shell.launches import MAX_LAUNCHES, opaque, steps
-from ..shell.state import within
+from ..source.files import within
 from ..shell.walk import Walk
 from .launch_setup import flag_table, prepare
 
