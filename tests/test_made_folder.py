@@ -25,6 +25,8 @@ def _walk(tmp_path, body):
     "mkdir -p ./x/d\ncd ./x\npython3 ../train.py\n",
     "mkdir --parents x/d\ncd x/d\npython3 .././../train.py\n",
     "mkdir ./d ./d/e\ncd ./d/e\npython3 ../../train.py\n",             # d made first: d/e needs no -p
+    "mkdir -m 755 ./d\ncd ./d\npython3 ../train.py\n",                # (755: the mode, no folder)
+    "mkdir -pm 755 ./x/d\ncd ./x/d\npython3 ../../train.py\n",
 ])
 def test_a_script_found_through_a_folder_the_launcher_made(tmp_path, body):
     found = steps(_walk(tmp_path, body))
@@ -44,6 +46,7 @@ def test_a_file_sourced_through_a_folder_the_launcher_made(tmp_path):
     "mkdir ./d\nrm -rf ./d\ncd ./d\npython3 ../train.py\n",           # removed again
     "if [ -n \"$1\" ]; then mkdir ./d; fi\ncd ./d\npython3 ../train.py\n",   # may not be made
     "mkdir ./d &\ncd ./d\npython3 ../train.py\n",                     # made in the background: maybe not yet
+    "mkdir -m 755\ncd ./755\npython3 ../train.py\n",                   # (mkdir: missing operand)
 ])
 def test_not_through_a_folder_the_launcher_did_not_certainly_make(tmp_path, body):
     found = steps(_walk(tmp_path, body))

@@ -781,7 +781,7 @@ class Walk(Expander, Compounds):
             # a file where it makes a folder: bash 5.2's `mkdir -p d1` failed ("File exists"), and set -e stopped there
             fails = self._fails_here(conditional, op) and any(map(_blocked, to_make))
             if not self._apart_cmd and op != "|":      # (`mkdir ./d &`: maybe not made yet when the next runs)
-                self._made(words, to_make)
+                self._made(words)
         if self.made_here and (head in ("rm", "rmdir", "mv", "unlink", "find", "eval") or head in self.functions):
             self.made_here.clear()      # it may remove one (bash 5.2: `mkdir ./d; rm -rf ./d; cd ./d` failed)
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
@@ -937,11 +937,19 @@ class Walk(Expander, Compounds):
             self._stop_code = "1"
         return replaced or fails
 
-    def _made(self, words, folders: List[str]) -> None:
+    def _made(self, words) -> None:
         """Record the folders an unconditional `mkdir` certainly makes (made_here): with -p, each with the folders above
         it; without, each whose parent is there (in the tree, or made), in order (bash 5.2: `mkdir ./x/d` with no ./x
-        failed, "cannot create directory"; `mkdir ./d ./d/e` made both)."""
-        parents = any(w.text == "--parents" or re.fullmatch(r"-[a-zA-Z]*p[a-zA-Z]*", w.text) for w in words[1:])
+        failed, "cannot create directory"; `mkdir ./d ./d/e` made both). The word after -m is its mode."""
+        parents, mode, folders = False, False, []
+        for w in without_redirections(words[1:]):
+            if mode:
+                mode = False
+            elif w.text.startswith("-"):
+                parents = parents or w.text == "--parents" or bool(re.fullmatch(r"-[a-zA-Z]*p[a-zA-Z]*", w.text))
+                mode = w.text == "--mode" or bool(re.fullmatch(r"-[a-zA-Z]*m", w.text))
+            elif w.known:
+                folders.append(os.path.normpath(os.path.join(self.dirs[0], w.text)))
         for folder in folders:
             if _blocked(folder):
                 continue
