@@ -7,7 +7,7 @@ or not at all, it is not. A profiler in that copy may run: the launch's answer i
 from __future__ import annotations
 
 import os
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Tuple
 
 from ..source import observed
 from ..source.prefilter import PROFILING_WORDS, code_only
