@@ -26,6 +26,7 @@ def _walk(tmp_path, body):
     "mkdir --parents x/d\ncd x/d\npython3 .././../train.py\n",
     "mkdir ./d ./d/e\ncd ./d/e\npython3 ../../train.py\n",             # d made first: d/e needs no -p
     "mkdir -m 755 ./d\ncd ./d\npython3 ../train.py\n",                # (755: the mode, no folder)
+    "mkdir ./d\npython3 ./d/../train.py\n",                            # from a folder of the tree, through d
     "mkdir -pm 755 ./x/d\ncd ./x/d\npython3 ../../train.py\n",
 ])
 def test_a_script_found_through_a_folder_the_launcher_made(tmp_path, body):
@@ -42,6 +43,7 @@ def test_a_file_sourced_through_a_folder_the_launcher_made(tmp_path):
 
 @pytest.mark.parametrize("body", [
     "cd ./d\npython3 ../train.py\n",                                  # cd fails: bash stays put
+    "python3 ./d/../train.py\n",                                      # no d
     "mkdir ./x/d\ncd ./x/d\npython3 ../../train.py\n",                # no -p, no x: mkdir and cd fail
     "mkdir ./d\nrm -rf ./d\ncd ./d\npython3 ../train.py\n",           # removed again
     "if [ -n \"$1\" ]; then mkdir ./d; fi\ncd ./d\npython3 ../train.py\n",   # may not be made
@@ -50,4 +52,14 @@ def test_a_file_sourced_through_a_folder_the_launcher_made(tmp_path):
 ])
 def test_not_through_a_folder_the_launcher_did_not_certainly_make(tmp_path, body):
     found = steps(_walk(tmp_path, body))
-    assert len(found) == 1 and found[0].missing.startswith("cannot find ../")
+    assert len(found) == 1 and found[0].missing.startswith("cannot find ")
+
+
+def test_the_way_back_from_a_folder_made_under_a_link_is_the_link_targets(tmp_path):
+    # bash 5.2: `mkdir ./lnk/d; cd ./lnk/d; python3 ../../train.py`, lnk -> sub/deep, ran sub/train.py (d is made in
+    # sub/deep; its `..` is sub/deep, whose `..` is sub)
+    (tmp_path / "sub" / "deep").mkdir(parents=True)
+    (tmp_path / "sub" / "train.py").write_text("print('ran sub')\n")
+    (tmp_path / "lnk").symlink_to("sub/deep")
+    found = steps(_walk(tmp_path, "mkdir ./lnk/d\ncd ./lnk/d\npython3 ../../train.py\n"))
+    assert [(la.script, la.missing) for la in found] == [(str(tmp_path / "sub" / "train.py"), "")]

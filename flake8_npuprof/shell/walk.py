@@ -1632,21 +1632,21 @@ def made_folder(folder: str, made) -> bool:
 
 
 def as_written(folder: str, name: str, made) -> Optional[str]:
-    """The file a relative path names from a folder the walk made, or through one (`../train.py` from ./d after
-    `mkdir ./d`): a made folder's `..` is the folder it was made in; from the first folder on the way that is in the
-    tree, the file system reads the rest (a link's `..` is its target's parent). None where a folder on the way is
-    neither in the tree nor made, or the file is not there."""
+    """The file a relative path names from a folder, through a folder the walk made (`../train.py` from ./d, or
+    `d/../train.py`, after `mkdir ./d`), as bash opens it: a made folder's `..` is the folder it was made in (a link's
+    is its target's parent). None where a folder on the way is neither in the tree nor made, or the file is not
+    there."""
     from ..source.observed import isfile     # recorded: a cached check depends on what is found here
     parts = name.split("/")
-    for i, part in enumerate(parts):
-        if _in_tree(folder):
-            path = os.path.join(folder, *parts[i:])
-            return os.path.normpath(path) if isfile(path) else None
+    for part in parts[:-1]:
         if not made_folder(folder, made):
             return None
-        folder = os.path.dirname(folder) if part == ".." else folder if part in ("", ".") else \
-            os.path.join(folder, part)
-    return None
+        if part == "..":
+            folder = os.path.dirname(os.path.realpath(folder) if os.path.islink(folder) else folder)
+        elif part not in ("", "."):
+            folder = os.path.join(folder, part)
+    path = os.path.normpath(os.path.join(folder, parts[-1]))
+    return path if isfile(path) else None
 
 
 def _blocked(folder: str) -> bool:
