@@ -534,6 +534,13 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
         if said:            # a warning of this launch, as a string-flag trap is (the JSON report's too)
             info["lines"].append(f"  ! {said}")
             info["traps"] = list(info["traps"]) + [said]
+    if verdict == "no profiling" and ls is not None:
+        # a copy to install in the project that the job may import names profiling (SOLOv2's mmcv/)
+        from .develop_copy import launch_top, profiling_copy
+        copy = profiling_copy(ls, launch_top(launch.script, w.root))
+        if copy:
+            verdict, why, profiles, cause = "unknown", copy, None, False
+            report = dict(report, unmodelled=copy)
     if verdict == "unknown" and report["usable"] is not None:
         report = dict(report, usable=None, exit=EXIT_PROBLEM)
     own = launch.command.env.get("PROFILING_OPTIONS")
@@ -651,6 +658,15 @@ def follow_script(path: str, target, cwd: Optional[str], base, environ=None) -> 
     found = launches(w)
     ls = prepare(found[0], target, w.root, w.inside) if len(found) == 1 else None
     other = imported_profiling(ls) if ls is not None and not ls.setups else None
+    if ls is not None and other is None:
+        # a copy to install in the project that the job may import names profiling (as a launch of it says)
+        from .develop_copy import profiling_copy, script_top
+        why = profiling_copy(ls, script_top(path))
+        if why:
+            report = finish(_rel(path, os.getcwd()), [], target, cwd, base, None, None, False)
+            report.update(usable=None, exit=EXIT_PROBLEM, unmodelled=why,
+                          answer={"usable": None, "why": why, "decider": None})
+            return report
     if ls is None or other is None or other == ls.launch.script:
         return None             # ("": more imports than are followed, unknown as a launch of it says)
     report = finish(_rel(path, os.getcwd()), [], target, cwd, base, None, None, False)

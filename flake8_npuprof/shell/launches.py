@@ -22,7 +22,7 @@ from ..values.launch_args import Word
 from .command_line import NOT_STARTING, PREFIXES, PYTHON, SHELLS, _SCRIPT_PATH, Prefix, _after_prefix, _dropped, \
     _shell_operand, grammar_of, read_prefix
 from .state import Command, Setting
-from .walk import Walk
+from .walk import Walk, as_written
 
 if TYPE_CHECKING:       # (imported where msprof is met: 1.5 M instructions of a walk's first import without it)
     from .msprof_run import MsprofRun
@@ -624,12 +624,14 @@ def _script(cmd, words, k, env, ranks, wrapper, start="") -> Optional[Launch]:
         path = os.path.normpath(os.path.join(cmd.cwd[0], word.text))
         path = path if isfile(path) else None
     else:
-        path = Walk.find(word.text, cmd.cwd)
+        # (through a folder the launcher made, as written: `mkdir ./d; cd ./d; python3 ../train.py`)
+        path = Walk.find(word.text, cmd.cwd, cmd.made)
     if path is None:
         return _unknown(cmd, env, ranks, wrapper, f"cannot find {word.text} (looked in {', '.join(cmd.cwd)}"
                         f"{_further_up(word.text, cmd, start)})", None, word.text, True)
     here = cmd.cwd[0] if cmd.rounds is not None else \
-        next(d for d in cmd.cwd if os.path.isfile(os.path.join(d, word.text)))
+        next((d for d in cmd.cwd if os.path.isfile(os.path.join(d, word.text))), None) or \
+        next(d for d in cmd.cwd if as_written(d, word.text, cmd.made) == path)
     return Launch(cmd._replace(env=env, cwd=(here,)), path, tuple(words[k + 1:]), wrapper, ranks)
 
 

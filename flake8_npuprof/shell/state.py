@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, NamedTuple, Optional, Set, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Dict, FrozenSet, List, Mapping, NamedTuple, Optional, Set, Tuple, Union
 
 from ..source.files import rel_path
 from .words import MAX_LAUNCHER
@@ -114,6 +114,7 @@ class Command(NamedTuple):
     lost: str = ""              # cwd not known: the `cd` that lost it and which part of it is not known
     under: Optional["Command"] = None   # the msprof command whose application (a shell script) runs this one
     rounds: Optional[Rounds] = None     # cwd is the first round's of folders a loop makes, one a round
+    made: FrozenSet[str] = frozenset()  # the folders the walk made and the tree lacks (Walk.made_here), when met
 
 
 class EnvView(Mapping):

@@ -232,6 +232,9 @@ class Walk(Expander, Compounds):
         self.round_words: Dict[int, Tuple[Optional[Tuple[str, ...]], ...]] = {}
         # the folders an unconditional `mkdir` of known words made (a round's `mkdir ./work/d$i` needs ./work)
         self.made_dirs: set = set()
+        # ... those it certainly made and left (with the folders above them that `mkdir -p` made), for a path through
+        # one (`mkdir ./d; cd ./d; python3 ../train.py`): read as written (find), the tree has none of them
+        self.made_here: set = set()
         # folders a `mkdir` in a loop may make, named by a value not known statically (`mkdir ./d$i` in rounds not
         # known): (the folder as a glob, the file, the line); a later `cd` to one not in the tree may fail there
         self.may_make: List[Tuple[str, str, int]] = []
@@ -278,10 +281,14 @@ class Walk(Expander, Compounds):
         return self.dirs[0]
 
     @staticmethod
-    def find(name: str, dirs) -> Optional[str]:
-        """The one file `name` is from these directories (None: in none, or in several different ones)."""
+    def find(name: str, dirs, made=()) -> Optional[str]:
+        """The one file `name` is from these directories (None: in none, or in several different ones); made: the
+        folders the walk made (Walk.made_here), through which a path is read as written (as_written)."""
         from ..source.observed import isfile     # recorded: a cached check depends on what is found here
         found = {os.path.realpath(os.path.join(d, name)) for d in dirs if isfile(os.path.join(d, name))}
+        if not found and made and not os.path.isabs(name):
+            written = {as_written(d, name, made) for d in dirs} - {None}
+            return written.pop() if len(written) == 1 else None
         return os.path.normpath(os.path.join(next(d for d in dirs if isfile(os.path.join(d, name))), name)) \
             if len(found) == 1 else None
 
@@ -773,6 +780,10 @@ class Walk(Expander, Compounds):
             self.made_dirs.update(to_make)
             # a file where it makes a folder: bash 5.2's `mkdir -p d1` failed ("File exists"), and set -e stopped there
             fails = self._fails_here(conditional, op) and any(map(_blocked, to_make))
+            if not self._apart_cmd and op != "|":      # (`mkdir ./d &`: maybe not made yet when the next runs)
+                self._made(words)
+        if self.made_here and (head in ("rm", "rmdir", "mv", "unlink", "find", "eval") or head in self.functions):
+            self.made_here.clear()      # it may remove one (bash 5.2: `mkdir ./d; rm -rf ./d; cd ./d` failed)
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
             if not self._apart_cmd:
                 self._export(text, src, path, spans[k + 1:], head, conditional)
@@ -864,7 +875,7 @@ class Walk(Expander, Compounds):
         if head in ("source", ".") and len(words) > 1:
             target = words[1]
             # (in a folder a loop makes, one a round, what it sources is looked for in the launcher's, as before)
-            full = self.find(target.text, (self.dirs if self.rounds is None else ()) or (self.root,)) \
+            full = self.find(target.text, (self.dirs if self.rounds is None else ()) or (self.root,), self.made_here) \
                 if target.known else None
             line = src.position(spans[0][0])[0]
             why = ""
@@ -920,10 +931,34 @@ class Walk(Expander, Compounds):
         self.commands.append(Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline),
                                      self.dirs, ranks, conditional, op == "&", errexit, op == "&&", self.settled,
                                      seq=len(self.commands), lost="" if self.dirs else self.lost, under=self._under,
-                                     rounds=self.rounds))
+                                     rounds=self.rounds,
+                                     made=frozenset(self.made_here) if self.made_here else frozenset()))
         if fails:
             self._stop_code = "1"
         return replaced or fails
+
+    def _made(self, words) -> None:
+        """Record the folders an unconditional `mkdir` certainly makes (made_here): with -p, each with the folders above
+        it; without, each whose parent is there (in the tree, or made), in order (bash 5.2: `mkdir ./x/d` with no ./x
+        failed, "cannot create directory"; `mkdir ./d ./d/e` made both). The word after -m is its mode."""
+        parents, mode, folders = False, False, []
+        for w in without_redirections(words[1:]):
+            if mode:
+                mode = False
+            elif w.text.startswith("-"):
+                parents = parents or w.text == "--parents" or bool(re.fullmatch(r"-[a-zA-Z]*p[a-zA-Z]*", w.text))
+                mode = w.text == "--mode" or bool(re.fullmatch(r"-[a-zA-Z]*m", w.text))
+            elif w.known:
+                folders.append(os.path.normpath(os.path.join(self.dirs[0], w.text)))
+        for folder in folders:
+            if _blocked(folder):
+                continue
+            if parents:
+                while folder not in self.made_here and not _in_tree(folder):
+                    self.made_here.add(folder)
+                    folder = os.path.dirname(folder)
+            elif not _in_tree(folder) and made_folder(os.path.dirname(folder), self.made_here):
+                self.made_here.add(folder)
 
     def _fails_here(self, conditional: bool, op: str) -> bool:
         """Whether a command that fails here certainly stops the shell under set -e: it certainly runs, in the shell
@@ -1000,7 +1035,8 @@ class Walk(Expander, Compounds):
         not come back. Its commands are this command's: started as often, under the same conditions, in the
         background if it is. False when it cannot be walked (not found, outside the project under
         --no-outside, unreadable, or already running: `bash $0` per device): unknown then."""
-        full = self.find(word.text, (self.dirs if self.rounds is None else ()) or (self.root,)) if word.known else None
+        full = self.find(word.text, (self.dirs if self.rounds is None else ()) or (self.root,), self.made_here) \
+            if word.known else None
         if full is None or (self.inside is not None and not within(full, self.inside)) or \
                 full in self._chain or full == self.launcher:
             return False
@@ -1578,6 +1614,39 @@ def _closed_alone(text: str, lexed: list, k: int, closers: List[str]) -> bool:
 
 # `$(mkdir -p d1)` or `` `mkdir d1` `` of words written out, the whole substitution (_substituted_mkdir)
 _MKDIR_SUBST = re.compile(r"(?:\$\(|`)[ \t]*mkdir((?:[ \t]+[\w./+-]+)+)[ \t]*(?:\)|`)")
+
+
+def _in_tree(folder: str) -> bool:
+    from ..source.observed import note      # recorded: a cached check depends on what is found here
+    return note(folder)[0] == "dir"
+
+
+def made_folder(folder: str, made) -> bool:
+    """Whether a folder is there when the walk reaches a command: in the tree, or made by the walk (made: Walk's
+    made_here when it was met) in a folder that is there."""
+    while not _in_tree(folder):
+        if folder not in made:
+            return False
+        folder = os.path.dirname(folder)
+    return True
+
+
+def as_written(folder: str, name: str, made) -> Optional[str]:
+    """The file a relative path names from a folder, through a folder the walk made (`../train.py` from ./d, or
+    `d/../train.py`, after `mkdir ./d`), as bash opens it: a made folder's `..` is the folder it was made in (a link's
+    is its target's parent). None where a folder on the way is neither in the tree nor made, or the file is not
+    there."""
+    from ..source.observed import isfile     # recorded: a cached check depends on what is found here
+    parts = name.split("/")
+    for part in parts[:-1]:
+        if not made_folder(folder, made):
+            return None
+        if part == "..":
+            folder = os.path.dirname(os.path.realpath(folder) if os.path.islink(folder) else folder)
+        elif part not in ("", "."):
+            folder = os.path.join(folder, part)
+    path = os.path.normpath(os.path.join(folder, parts[-1]))
+    return path if isfile(path) else None
 
 
 def _blocked(folder: str) -> bool:

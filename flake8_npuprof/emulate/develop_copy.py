@@ -1,0 +1,135 @@
+"""A package a launched script imports that the project holds as a copy to install: a folder with setup.py or
+pyproject.toml around the package (a model zoo project ships its modified mmcv/, which its README installs with
+`pip install -e mmcv` or `python setup.py develop`). Installed so, the package is imported from that folder (an
+editable install adds it to Python's import path: data/sources.json python.develop_install); installed otherwise,
+or not at all, it is not. A profiler in that copy may run: the launch's answer is unknown, never "no"."""
+
+from __future__ import annotations
+
+import os
+from typing import Dict, List, Tuple
+
+from ..source import observed
+from ..source.prefilter import PROFILING_WORDS, code_only
+from ..values.project import MAX_IMPORTED, ROOT_LEVELS, Module, import_refs, load, on_path
+
+FACTS = ("python.develop_install",)          # data/sources.json (tests/test_audit.py)
+MARKERS = ("setup.py", "pyproject.toml")     # what `pip install -e FOLDER` builds from
+MAX_FOLDERS = 64                              # the subfolders of one folder looked in
+
+
+def launch_top(script: str, launcher_dir: str) -> str:
+    """The project of a launch: the folder its script shares with its launcher's (the script's own, where they
+    share nothing but /)."""
+    here = os.path.dirname(os.path.abspath(script))
+    try:
+        top = os.path.commonpath([here, os.path.abspath(launcher_dir)])
+    except ValueError:
+        return here
+    return here if os.path.dirname(top) == top else top
+
+
+def script_top(script: str) -> str:
+    """The project of a script emulated alone: its nearest folder (up to ROOT_LEVELS) holding a setup.py,
+    pyproject.toml or setup.cfg, else its own (a repository's .git may hold many projects)."""
+    here = cur = os.path.dirname(os.path.abspath(script))
+    for _ in range(ROOT_LEVELS):
+        if any(observed.isfile(os.path.join(cur, m)) for m in MARKERS + ("setup.cfg",)):
+            return cur
+        if os.path.dirname(cur) == cur:
+            break
+        cur = os.path.dirname(cur)
+    return here
+
+
+def copies(script: str, top: str) -> Dict[str, Tuple[str, str]]:
+    """{package name: (the folder to install, its marker)} of the copies the project holds: a folder, or a subfolder
+    of one, on the way from the script's folder up to the project's (top), holding a marker and the package
+    (NAME/__init__.py); the nearest first."""
+    here = os.path.dirname(os.path.abspath(script))
+    out: Dict[str, Tuple[str, str]] = {}
+    base = here
+    while True:
+        for folder in [base] + _subfolders(base):
+            marker = next((m for m in MARKERS if observed.isfile(os.path.join(folder, m))), None)
+            if marker is not None:
+                for name in _subfolders(folder):
+                    if observed.isfile(os.path.join(name, "__init__.py")):
+                        out.setdefault(os.path.basename(name), (folder, marker))
+        if base == top or os.path.dirname(base) == base or not base.startswith(top):
+            return out
+        base = os.path.dirname(base)
+
+
+def _subfolders(folder: str) -> List[str]:
+    try:
+        with os.scandir(folder) as it:
+            names = sorted(e.name for e in it if e.is_dir() and not e.name.startswith("."))
+    except OSError:
+        return []
+    return [os.path.join(folder, n) for n in names[:MAX_FOLDERS] if n.isidentifier()]
+
+
+def profiling_copy(ls, top: str) -> str:
+    """Why the launch may profile through a copy to install that it imports and the launch's own path does not
+    provide (sys_path.py, values/project.py): that copy's module naming profiling, or its imports too many to
+    follow; "" where it imports none, or none that names profiling."""
+    from .launcher import _names_in_code, named_line
+    from .sys_path import launch_lookup
+    script = ls.launch.script
+    held = copies(script, top) if script else {}
+    lookup = launch_lookup(ls) if held else None
+    if lookup is None:
+        return ""
+    starts: Dict[str, List[str]] = {}              # {name: the copy's files its imports name}
+    for importer, refs in [(lookup.filename, import_refs(ls.ctx.tree))] + \
+            [(m.path, m.refs) for m in lookup.imported_modules()]:
+        for level, parts in refs:
+            if level or not parts or parts[0] not in held or lookup.module(importer, 0, parts[:1]) is not None:
+                continue
+            found = starts.setdefault(parts[0], [])
+            for k in range(1, len(parts) + 1):
+                path = on_path((held[parts[0]][0],), parts[:k])
+                if path is not None and path not in found:
+                    found.append(path)
+    for name, paths in starts.items():
+        modules, more = _reached(lookup, paths)
+        named = [m for m in modules if PROFILING_WORDS.search(m.src.text) and _names_in_code(m.src.text)]
+        hit = next((m.path for m in named if PROFILING_WORDS.search(code_only(m.src.text, strings=True))),
+                   named[0].path if named else None)
+        if hit is None and not more:
+            continue
+        folder, marker = held[name]
+        root = os.path.dirname(folder)
+        shown = os.path.relpath(folder, root).replace(os.sep, "/")
+        naming = f"{os.path.relpath(hit, root).replace(os.sep, '/')} there names profiling{named_line(hit)}" \
+            if hit is not None else "it imports more modules there than are followed here"
+        return (f"{os.path.basename(script)} imports {name}, which the project holds as a copy to install "
+                f"({shown}/, with {marker}): {naming}; that copy may be the {name} the job imports (`pip install -e` "
+                f"or `python setup.py develop` there makes Python import that folder's code): which {name} it imports "
+                "is decided by how it was installed, not known here")
+    return ""
+
+
+def _reached(lookup, paths: List[str]) -> Tuple[List[Module], bool]:
+    """The modules these files are and import, transitively, breadth first; and whether there were more than are
+    followed (MAX_IMPORTED * 16, as launcher.py reads a package's worth)."""
+    out: List[Module] = []
+    seen = set()
+    queue: List[Module] = []
+    for path in paths:
+        module = load(path)
+        if module is not None and module.path not in seen:
+            seen.add(module.path)
+            queue.append(module)
+    while queue:
+        if len(out) >= MAX_IMPORTED * 16:
+            return out, True
+        module = queue.pop(0)
+        out.append(module)
+        for level, parts in module.refs:
+            found = lookup.module(module.path, level, parts) if parts or level else None
+            if found is not None and found.path not in seen:
+                seen.add(found.path)
+                queue.append(found)
+    return out, False
