@@ -24,6 +24,9 @@ def _found(tmp_path, lines):
     ("env -i python3 plain.py\n", "no launch gets it: `env -i` at run.sh:5 starts it with an empty environment"),
     ("env -u PROFILING_OPTIONS python3 plain.py\n",
      "no launch gets it: `env -u PROFILING_OPTIONS` at run.sh:5 unsets it"),
+    ("sudo --preserve-env=PATH python3 plain.py\n", "no launch gets it unless sudoers keeps it: `sudo "
+     "--preserve-env=PATH` at run.sh:5 resets the environment (env_reset, sudo's default without -E; env_keep lists "
+     "what stays)"),
     ("sudo python3 plain.py\n", "no launch gets it unless sudoers keeps it: `sudo` at run.sh:5 resets the environment "
      "(env_reset, sudo's default without -E; env_keep lists what stays)"),
     ("unset PROFILING_OPTIONS\npython3 plain.py\n", "no launch gets it: it is unset before run.sh:6"),
@@ -40,6 +43,10 @@ def test_options_no_launch_gets_are_latent(tmp_path, lines, why):
     "env -u OTHER python3 plain.py\n",
     "env -i python3 plain.py\npython3 plain.py\n",
     'if [ -n "$X" ]; then unset PROFILING_OPTIONS; fi\npython3 plain.py\n',
+    # sudo 1.9.13p3 (as root, Debian's sudoers: env_reset) kept what --preserve-env=LIST names (given more than once:
+    # all of them), and nothing else
+    "sudo --preserve-env=PROFILING_MODE,PROFILING_OPTIONS python3 plain.py\n",
+    "sudo --preserve-env=PATH --preserve-env=PROFILING_OPTIONS,PROFILING_MODE python3 plain.py\n",
 ])
 def test_options_a_launch_gets_still_fail(tmp_path, lines):
     assert _found(tmp_path, lines) == [("NPP101", 4, 45, FAILS)]

@@ -223,7 +223,7 @@ def _prefixed(cmd: Command, env, words: List[Word], k: int, p: Prefix, done: dic
     if p.resets:
         done["held"] = tuple(sorted(set(done.get("held", ())) | {n for n in env if n not in done.get("unset", ())}))
     if p.clears or p.resets:
-        env = collections.ChainMap({})
+        env = collections.ChainMap({n: env[n] for n in p.kept if n in env})    # (sudo --preserve-env=LIST)
         done.pop("unset", None)
         done.pop("unset_by", None)
         done["cleared" if p.clears else "reset"] = at
