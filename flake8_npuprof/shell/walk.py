@@ -197,6 +197,8 @@ class Walk(Expander, Compounds):
         # `f || true`), or, asked when needed, where the compound is; a child script: no
         self._acts: List[Union[bool, Callable[[], bool]]] = []
         self._returned = False          # a `return` ended the function being walked
+        # the names the functions being walked declared local (`local X`, `declare X`): what each hid
+        self._local_saved: Dict[str, tuple] = {}
         self._loop: Optional[str] = None    # in an evaluated loop's body: "" running, "break"/"continue" met
         self.dropped: list = []         # the profiling options it takes and drops (dropped_switches), for emulate
         self.found_from: dict = {}      # ... the scripts found only from the launcher's own folder (emulate)
@@ -774,14 +776,34 @@ class Walk(Expander, Compounds):
             # a file where it makes a folder: bash 5.2's `mkdir -p d1` failed ("File exists"), and set -e stopped there
             fails = self._fails_here(conditional, op) and any(map(_blocked, to_make))
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
+            if self._calling and head in ("local", "declare", "typeset") and not any(
+                    w.text.startswith("-") and "g" in w.text for w in words[1:]):
+                for w in words[1:]:
+                    name = w.text.split("=", 1)[0]
+                    if not w.text.startswith("-") and name not in self._local_saved:
+                        self._local_saved[name] = (self.vars.get(name), self.exported.get(name))
             if not self._apart_cmd:
                 self._export(text, src, path, spans[k + 1:], head, conditional)
             return False
         if head == "unset" and self._apart_cmd:
             return False
         if head == "unset":
+            if any(w.text.startswith("-") and "f" in w.text for w in words[1:]):
+                return False                # `unset -f NAME`: a function (bash 5.2 kept the variable NAME)
             for w in words[1:]:
-                if conditional:             # unset in one branch only: the value is no longer known
+                if self._calling and w.text in self._local_saved and not conditional:
+                    # a name a function being walked made local: that local goes, and the value it hid is seen again
+                    # (bash 5.2: `f() { local X=x; unset X; env; }` and `f() { local X; unset X; }; f; env` gave
+                    # the exported X its value from before the call)
+                    self.vars.pop(w.text, None)
+                    self.exported.pop(w.text, None)
+                    self._changed(w.text)
+                    for table, s in zip((self.vars, self.exported), self._local_saved[w.text]):
+                        if s is not None:
+                            table[w.text] = s
+                    self._changed(w.text)
+                    continue
+                if conditional:
                     for table in (self.vars, self.exported):
                         if w.text in table:
                             table[w.text] = table[w.text]._replace(value=HOLE)
