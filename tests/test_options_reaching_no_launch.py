@@ -47,6 +47,9 @@ def test_options_no_launch_gets_are_latent(tmp_path, lines, why):
     # global one (seen again in the function after the unset, and after it returns); sudo 1.9.13p3 (as root, Debian's
     # sudoers: env_reset) kept what --preserve-env=LIST names
     "unset -f PROFILING_OPTIONS\npython3 plain.py\n",
+    # bash 5.2: `O=$P; unset P; P=$O printenv P` printed the value (and one not known may be it: not said latent)
+    "O=$PROFILING_OPTIONS\nunset PROFILING_OPTIONS\nPROFILING_OPTIONS=$O python3 plain.py\n",
+    "O=$PROFILING_OPTIONS\nunset PROFILING_OPTIONS\nPROFILING_OPTIONS=$X python3 plain.py\n",
     "f() { local PROFILING_OPTIONS; unset PROFILING_OPTIONS; }\nf\npython3 plain.py\n",
     "sudo --preserve-env=PROFILING_MODE,PROFILING_OPTIONS python3 plain.py\n",
     "sudo --preserve-env=PATH --preserve-env=PROFILING_OPTIONS,PROFILING_MODE python3 plain.py\n",
