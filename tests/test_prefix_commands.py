@@ -305,6 +305,10 @@ def test_unset_and_export_in_the_background_or_a_pipeline_change_a_subshell_only
     ("case a in a) mkdir -p d1;; esac | cat", None), ("if true; then mkdir -p d1; fi || true", None),
     ("if true; then { mkdir -p d1; }; fi || true", None), ("( mkdir -p d1; true ) || true", None),
     ("f() { mkdir -p d1; }\n{ f; } || true", None), ("if true; then source lib.sh; fi | cat", None),
+    # an alias, expanded under expand_aliases or POSIX mode, may make the mkdir another command (bash 5.2 ran on)
+    ("shopt -s expand_aliases\nalias mkdir=true\nmkdir -p d1", None),
+    ("set -o posix\nalias mkdir=true\nmkdir -p d1", None),
+    ("shopt -s expand_aliases\nalias mkdir='mkdir -p d2 ||'\nmkdir -p d1", None),
 ])
 def test_where_set_e_stops_at_a_failing_mkdir(tmp_path, shape, end):
     # `mkdir -p d1` over a file d1 fails ("File exists"); set -e stops the shell where bash 5.2 stops it: a list's last

@@ -241,6 +241,7 @@ class Walk(Expander, Compounds):
         # ... runs in a subshell of its own, in the background or a pipeline (no lastpipe): an `unset` or `export` there
         # leaves this shell's environment as it was (bash 5.2)
         self._apart_cmd = False
+        self._aliased = False           # an `alias` ran: a command's name may be another's (_fails_here)
         # ... is in no compound, or only in `if` branches certainly taken, groups and subshells that set -e acts on
         # (_taken_alone)
         self._sure_e = True
@@ -785,6 +786,8 @@ class Walk(Expander, Compounds):
             if not self._apart_cmd:
                 self._export(text, src, path, spans[k + 1:], head, conditional)
             return False
+        if head == "alias":
+            self._aliased = True        # (under expand_aliases or POSIX mode a later `mkdir` may be another command)
         if head == "unset" and self._apart_cmd:
             return False
         if head == "unset":
@@ -952,6 +955,7 @@ class Walk(Expander, Compounds):
         walked (not a loop's body, which may run no round; not before && or ||, negated, piped or in the background),
         in plain code or in functions and sourced files called where set -e acts on them (_acts), in a known folder."""
         return self.errexit and self.settled and not conditional and not self._in_loop and len(self.dirs) == 1 and \
+            not self._aliased and \
             op not in ("&&", "||", "&", "|") and not self._apart_cmd and self._sure_e and \
             all(a if isinstance(a, bool) else a() for a in self._acts)
 
