@@ -309,6 +309,10 @@ def test_unset_and_export_in_the_background_or_a_pipeline_change_a_subshell_only
     ("shopt -s expand_aliases\nalias mkdir=true\nmkdir -p d1", None),
     ("set -o posix\nalias mkdir=true\nmkdir -p d1", None),
     ("shopt -s expand_aliases\nalias mkdir='mkdir -p d2 ||'\nmkdir -p d1", None),
+    # a function defined on the line of `then` or in a group is not run there (it said the launcher ends at run.sh:5)
+    ("if true; then g() { mkdir -p d1; }; fi", None), ("if true; then g() { source lib.sh; }; fi", None),
+    ("if true; then g() { x=$(mkdir -p d1); }; fi", None), ("{ g() { mkdir -p d1; }; }", None),
+    ("if true; then g() { mkdir -p d1; }; g || true; fi", None), ("if true; then g() ( mkdir -p d1 ); fi", None),
 ])
 def test_where_set_e_stops_at_a_failing_mkdir(tmp_path, shape, end):
     # `mkdir -p d1` over a file d1 fails ("File exists"); set -e stops the shell where bash 5.2 stops it: a list's last

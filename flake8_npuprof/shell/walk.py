@@ -343,6 +343,7 @@ class Walk(Expander, Compounds):
         blocks: List[_Block] = []                   # open compounds, innermost last
         resume = -1                                 # the commands up to here were walked already (an evaluated loop)
         function: Union[bool, str] = False         # `name()` seen: its `{` or `(` opens a function body
+        defined = False     # ... after `then`, `do`, `else` or `{`: its `{ body; }` is walked as a group (set -e: not)
         # `a && b`, `a || b`: b runs depending on a, and so does a `{ group; }` or `( subshell )` in b's place
         chained, after = False, "\n"
         closed: Optional[_Block] = None             # the last `( ... )` or `{ ... }` closed: what follows applies
@@ -394,7 +395,9 @@ class Walk(Expander, Compounds):
                                          self._state()))
                     # an `exit` in it ends it alone, unless set -e stops this shell at its failure (_ends_after)
                     blocks[-1].apart = not self.errexit and not function
-                    function = False
+                    if defined and not function:
+                        blocks[-1].state = "body"   # `then g() ( ... )`
+                    function = defined = False
                 elif op == ")" and not function and any(b.kind.startswith("subshell") for b in blocks):
                     closed = self._close(blocks, "subshell")
                     assert closed is not None       # a subshell is open
@@ -556,9 +559,14 @@ class Walk(Expander, Compounds):
                             len(text) if found is None else found[2]) - words[0][0]
                         blocks[-1].apart = found is not None and text.startswith(("&", "|"), found[2] - 1) and \
                             not text.startswith(("&&", "||"), found[2] - 1)
-                    function = False
+                    if defined and not function:
+                        blocks[-1].state = "body"   # (a definition: nothing in it runs here, _taken_alone)
+                    function = defined = False
                     chained = False             # the group's first command runs whenever the group does
                 words = words[1:] if head != "elif" else []
+                if len(words) == 1 and op == "(" and head != "elif":
+                    defined = True              # `then g() { ...; }`: a definition, not a command
+                    continue
             elif head == "function":
                 # `function name {` / `function name { cmd; }`: the body runs only when called
                 brace = next((k for k, (a, b) in enumerate(words) if text[a:b] == "{"), None)
@@ -1542,7 +1550,7 @@ def _taken_alone(text: str, blocks, lexed: list, k: int, own: Tuple[str, ...] = 
     for b in reversed(blocks):
         if b.kind == "if" and b.state == "take" and b.alone:
             closers.append("fi")
-        elif b.kind in ("group", "subshell"):
+        elif b.kind in ("group", "subshell") and b.state != "body":
             closers.append(")" if b.kind == "subshell" else "}")
         else:
             return False
