@@ -313,6 +313,10 @@ def test_unset_and_export_in_the_background_or_a_pipeline_change_a_subshell_only
     ("if true; then g() { mkdir -p d1; }; fi", None), ("if true; then g() { source lib.sh; }; fi", None),
     ("if true; then g() { x=$(mkdir -p d1); }; fi", None), ("{ g() { mkdir -p d1; }; }", None),
     ("if true; then g() { mkdir -p d1; }; g || true; fi", None), ("if true; then g() ( mkdir -p d1 ); fi", None),
+    # a negated compound: its status is tested (it said the launcher ends at run.sh:5 or lib.sh:1)
+    ("! if true; then mkdir -p d1; fi", None), ("! if true; then source lib.sh; fi", None),
+    ("! if true; then x=$(mkdir -p d1); else :; fi", None), ("! { mkdir -p d1; }", None),
+    ("! case a in a) mkdir -p d1;; esac", None), ("! for i in 1; do source lib.sh; done", None),
 ])
 def test_where_set_e_stops_at_a_failing_mkdir(tmp_path, shape, end):
     # `mkdir -p d1` over a file d1 fails ("File exists"); set -e stops the shell where bash 5.2 stops it: a list's last

@@ -396,7 +396,7 @@ class Walk(Expander, Compounds):
                     # an `exit` in it ends it alone, unless set -e stops this shell at its failure (_ends_after)
                     blocks[-1].apart = not self.errexit and not function
                     if defined and not function:
-                        blocks[-1].state = "body"   # `then g() ( ... )`
+                        blocks[-1].state = "tested"     # `then g() ( ... )`
                     function = defined = False
                 elif op == ")" and not function and any(b.kind.startswith("subshell") for b in blocks):
                     closed = self._close(blocks, "subshell")
@@ -427,6 +427,11 @@ class Walk(Expander, Compounds):
                                                f"after {MAX_WORDS:,} words of commands"))
                 return
             head = text[words[0][0]:words[0][1]]
+            # `! if ...; fi`, `! { ...; }`: the compound runs, its status inverted (set -e acts on nothing in it)
+            bang = head == "!" and len(words) > 1 and text[words[1][0]:words[1][1]] in _NEGATED
+            if bang:
+                words = words[1:]
+                head = text[words[0][0]:words[0][1]]
             if skipped and head not in _COMPOUND and op in ("\n", ";", "||"):
                 sure = op == "||"       # `cd ./d$i || exit` into the folder its round made: the exit does not run
                 continue
@@ -435,7 +440,7 @@ class Walk(Expander, Compounds):
                 # set -e acts in the body where it acts on the compound: alone, closed by a word that ends its command
                 # (asked only where a command in it may stop the shell: the body may turn set -e on)
                 self._acts.append(functools.partial(_taken_alone, text, tuple(blocks), lexed, k, (_CLOSERS[head],))
-                                  if not chained and not piped and background is None else False)
+                                  if not chained and not piped and not bang and background is None else False)
                 try:
                     end = self._evaluated(text, src, path, depth, inside or chained, words, op, at)
                 finally:
@@ -450,7 +455,7 @@ class Walk(Expander, Compounds):
                     _decidable(blocks) or self._background and _status_only(text, words[1:])) else None
                 blocks.append(_Block(head, 1, len(self.commands), state="" if known is None else
                                      "take" if known else "skip"))
-                blocks[-1].alone = not chained and not piped
+                blocks[-1].alone = not chained and not piped and not bang
                 if known:
                     blocks[-1].held = (path, src.position(words[0][0])[0], "if " + _condition(text, lexed, k))
                 words = words[1:]
@@ -559,8 +564,8 @@ class Walk(Expander, Compounds):
                             len(text) if found is None else found[2]) - words[0][0]
                         blocks[-1].apart = found is not None and text.startswith(("&", "|"), found[2] - 1) and \
                             not text.startswith(("&&", "||"), found[2] - 1)
-                    if defined and not function:
-                        blocks[-1].state = "body"   # (a definition: nothing in it runs here, _taken_alone)
+                    if (defined or bang) and not function:
+                        blocks[-1].state = "tested"     # (a definition: nothing in it runs here, _taken_alone)
                     function = defined = False
                     chained = False             # the group's first command runs whenever the group does
                 words = words[1:] if head != "elif" else []
@@ -1537,6 +1542,9 @@ _EVAL_SYNTAX = r"""["'`$\\;&|<>(){}~#=]"""
 _EVAL_VARIABLE = r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?'
 
 
+_NEGATED = frozenset({"if", "{", "while", "until", "for", "case", "select"})     # (`! if`: its compound opens)
+
+
 # the words that lead a command without starting it (`then if ...`: the `if` opens a compound)
 _LEADING = frozenset({"then", "else", "do", "{", "!"})
 
@@ -1550,7 +1558,7 @@ def _taken_alone(text: str, blocks, lexed: list, k: int, own: Tuple[str, ...] = 
     for b in reversed(blocks):
         if b.kind == "if" and b.state == "take" and b.alone:
             closers.append("fi")
-        elif b.kind in ("group", "subshell") and b.state != "body":
+        elif b.kind in ("group", "subshell") and b.state != "tested":
             closers.append(")" if b.kind == "subshell" else "}")
         else:
             return False
