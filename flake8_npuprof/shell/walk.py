@@ -637,9 +637,9 @@ class Walk(Expander, Compounds):
             self._in_loop = "mkdir" in first and any(b.kind in _LOOPS for b in blocks)     # (`x=$(mkdir d)` too)
             self._apart_cmd = piped or op in ("&", "|") or background is not None
             # (asked only of a command whose failure may stop the shell: a mkdir, a function, a sourced file)
-            self._sure_e = not blocks or self.errexit and (
-                "mkdir" in first or first in ("source", ".") or first in self.functions) and \
-                _taken_alone(text, blocks, lexed, k)
+            self._sure_e = (not blocks or self.errexit and (
+                "mkdir" in first or first in ("source", ".") or first in self.functions) and
+                _taken_alone(text, blocks, lexed, k)) and not (self.errexit and _after_substituted(text, lexed, k))
             first_new = len(self.commands)
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
             if background is not None:
@@ -1540,6 +1540,13 @@ _EVAL_SYNTAX = r"""["'`$\\;&|<>(){}~#=]"""
 
 
 _EVAL_VARIABLE = r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?'
+
+
+def _after_substituted(text: str, lexed: list, k: int) -> bool:
+    """Whether a process substitution (`cat <(mkdir -p d1)`, `tee >(...)`) opens at or before lexed[k]: the walk
+    reads its commands as this shell's, where bash 5.2 runs them apart (set -e stops nothing there)."""
+    return any(op == "(" and words and text[words[-1][0]:words[-1][1]].endswith(("<", ">"))
+               for words, op, _ in lexed[:k + 1])
 
 
 _NEGATED = frozenset({"if", "{", "while", "until", "for", "case", "select"})     # (`! if`: its compound opens)
