@@ -320,6 +320,13 @@ def test_unset_and_export_in_the_background_or_a_pipeline_change_a_subshell_only
     # a process substitution runs apart (it said the launcher ends at run.sh:5 or lib.sh:1)
     ("cat <(mkdir -p d1)", None), ("f() { mkdir -p d1; }\ncat <(f)", None), ("cat <(source lib.sh)", None),
     ("cat <(x=$(mkdir -p d1))", None), ("echo x | tee >(mkdir -p d1)", None), ("cat <(eval 'mkdir -p d1')", None),
+    # set -e turned off where the walk does not follow it (it said the launcher ends at the mkdir)
+    ("[ -n x ] && set +e; mkdir -p d1", None), ('if [ -n "$X" ]; then :; else set +e; fi\nmkdir -p d1', None),
+    ("time set +e\nmkdir -p d1", None), ("command set +e\nmkdir -p d1", None), ("builtin set +e\nmkdir -p d1", None),
+    ("shopt -uo errexit\nmkdir -p d1", None), ("for o in +e; do set $o; done\nmkdir -p d1", None),
+    ("while true; do set +e; break; done\nmkdir -p d1", None), ("f() { set +e; }\nif f; then :; fi\nmkdir -p d1", None),
+    ('trap "set +e" DEBUG\nmkdir -p d1', None), ('source /dev/stdin <<< "set +e"\nmkdir -p d1', None),
+    ('source "${E:-off.sh}"\nmkdir -p d1', None),     # (E from the caller: a file not read, which may turn it off)
 ])
 def test_where_set_e_stops_at_a_failing_mkdir(tmp_path, shape, end):
     # `mkdir -p d1` over a file d1 fails ("File exists"); set -e stops the shell where bash 5.2 stops it: a list's last
@@ -327,6 +334,7 @@ def test_where_set_e_stops_at_a_failing_mkdir(tmp_path, shape, end):
     # called where set -e acts; never where bash ran on (before && or ||, negated, tested, piped, in the background)
     (tmp_path / "d1").write_text("")
     (tmp_path / "lib.sh").write_text("mkdir -p d1\n")
+    (tmp_path / "off.sh").write_text("set +e\n")
     lines = _emulate(tmp_path, "set -e\n" + shape + "\npython3 train.py --profiling")["launch"]["lines"]
     if end:
         assert [ln for ln in lines if ln.startswith("no launch:")] == [

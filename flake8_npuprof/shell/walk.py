@@ -242,6 +242,9 @@ class Walk(Expander, Compounds):
         # leaves this shell's environment as it was (bash 5.2)
         self._apart_cmd = False
         self._aliased = False           # an `alias` ran: a command's name may be another's (_fails_here)
+        # a file walked may turn set -e off where the walk does not see it (in a branch, `time set +e`, `set $o`, `trap
+        # ... DEBUG`): its stops are not said (bash 5.2 ran on after `[ -n x ] && set +e; mkdir -p d1`)
+        self._e_doubt = False
         # ... is in no compound, or only in `if` branches certainly taken, groups and subshells that set -e acts on
         # (_taken_alone)
         self._sure_e = True
@@ -327,6 +330,8 @@ class Walk(Expander, Compounds):
             self.stopped[path] = (0, 1, f"it has {len(text):,} characters, over the {MAX_BYTES:,} a launcher may have")
             return "too large"
         src = SourceText(text)
+        if not self._e_doubt and _E_OFF.search(text):
+            self._e_doubt = True        # (_fails_here)
         if "\r\n" in text and path not in self.crlf:
             self.crlf.append(path)          # bash keeps each line's carriage return (the walk reads it as a blank)
         outer, self.current = self.current, path
@@ -968,7 +973,7 @@ class Walk(Expander, Compounds):
         walked (not a loop's body, which may run no round; not before && or ||, negated, piped or in the background),
         in plain code or in functions and sourced files called where set -e acts on them (_acts), in a known folder."""
         return self.errexit and self.settled and not conditional and not self._in_loop and len(self.dirs) == 1 and \
-            not self._aliased and \
+            not self._aliased and not self._e_doubt and not self.unread and \
             op not in ("&&", "||", "&", "|") and not self._apart_cmd and self._sure_e and \
             all(a if isinstance(a, bool) else a() for a in self._acts)
 
@@ -1540,6 +1545,10 @@ _EVAL_SYNTAX = r"""["'`$\\;&|<>(){}~#=]"""
 
 
 _EVAL_VARIABLE = r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?'
+
+
+# what may turn set -e off unseen: `+e`, `+o`, shopt, a DEBUG/RETURN trap, set or eval of a value, a script on stdin
+_E_OFF = re.compile(r"\+[A-Za-z]*e|\+o|\bshopt\b|\bDEBUG\b|\bRETURN\b|\b(?:set|eval)\s+[\"']?\$|/dev/stdin|/dev/fd/")
 
 
 def _after_substituted(text: str, lexed: list, k: int) -> bool:
