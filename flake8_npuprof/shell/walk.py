@@ -734,8 +734,11 @@ class Walk(Expander, Compounds):
             self._assumed = False
             word = text[a:b]
             if self.args is not None and word in _ALL_ARGS:
-                # `"$@"`: one word per argument (none when there are none); `$*` unquoted: split alike
-                words.extend(Word(StrValue(arg, [], a, b, origin="shell"), a, b) for arg in self.args)
+                # `"$@"`: one word per argument (none when there are none); `$@`, `$*` unquoted: a word per field of
+                # each, so an empty one is none (bash 5.2: `set -- "a b" ""; printf '[%s]' $@` gave [a][b])
+                apart = word[0] != '"' and "IFS" not in self.vars and "IFS" not in self.exported
+                words.extend(Word(StrValue(field, [], a, b, origin="shell"), a, b) for arg in self.args
+                             for field in (_ifs_fields(arg) if apart else (arg,)))
                 continue
             if "$" not in word and '"' not in word and "'" not in word and "\\" not in word and "`" not in word:
                 # nothing expanded (most words): the one field fields() gives, without its call
@@ -1549,6 +1552,11 @@ _EVAL_VARIABLE = r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?'
 
 # what may turn set -e off unseen: `+e`, `+o`, shopt, a DEBUG/RETURN trap, set or eval of a value, a script on stdin
 _E_OFF = re.compile(r"\+[A-Za-z]*e|\+o|\bshopt\b|\bDEBUG\b|\bRETURN\b|\b(?:set|eval)\s+[\"']?\$|/dev/stdin|/dev/fd/")
+
+
+def _ifs_fields(value: str) -> List[str]:
+    """The fields bash's default IFS (space, tab, line break) splits a value into: none for an empty one."""
+    return [f for f in re.split(r"[ \t\n]+", value) if f]
 
 
 def _after_substituted(text: str, lexed: list, k: int) -> bool:
