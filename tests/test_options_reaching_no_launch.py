@@ -61,8 +61,8 @@ def test_options_a_launch_gets_still_fail(tmp_path, lines):
 def test_an_unset_local_shows_the_value_it_hid(tmp_path):
     # bash 5.2: in `f() { local X=x; unset X; env; }` env printed X's value from before the call
     got = _found(tmp_path, "f() { local PROFILING_OPTIONS=x; unset PROFILING_OPTIONS; python3 plain.py; }\nf\n")
-    assert got == [("NPP101", 4, 45, FAILS), ("NPP100", 5, 30, "latent (no launch gets it: it is unset before run.sh:5); "
-                   "once GE reads these options: profiling_options is not valid JSON (expected a JSON value at "
+    assert got == [("NPP101", 4, 45, FAILS), ("NPP100", 5, 30, "latent (no launch gets it: it is unset before "
+                   "run.sh:5); once GE reads these options: profiling_options is not valid JSON (expected a JSON value at "
                    "character 1 of the options): GE cannot parse it, so GE initialisation will fail and the job will "
                    "abort; write a JSON object of options")]
 
