@@ -25,7 +25,7 @@ import os
 from typing import Dict, List, Optional, Tuple
 
 from ..knowledge import mindformers as K
-from ..shell.state import within
+from ..source.files import within
 from ..source.text import HOLE
 from . import schedule_run as S
 from .mindspore_run import UNREAD

@@ -456,7 +456,7 @@ def follow(w, launch, ls, target, environ):
 def _answer(w, launch, code: Code, environ) -> Optional[Tuple[str, str]]:
     from ..checks.launch_setup import bind
     from ..knowledge import global_args as K
-    from ..shell.state import within
+    from ..source.files import within
     from ..values.global_args import framework_flag
     from ..values.launch_args import OPEN
     train = os.path.basename(code.training)

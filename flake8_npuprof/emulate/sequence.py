@@ -20,9 +20,9 @@ from typing import List, NamedTuple, Optional, Tuple
 from ..checks.launcher_switch import options_setting
 from ..shell.launches import MAX_LAUNCHES, Launch, opaque, passer, steps
 from ..shell.parse import without_redirections
-from ..shell.state import MAX_BYTES, within
+from ..shell.state import MAX_BYTES
 from ..shell.walk import Walk
-from ..source.files import ReadError, decode_shell, read_bytes
+from ..source.files import ReadError, decode_shell, read_bytes, within
 from ..source.text import HOLE
 from .environment import Environment
 from .launcher import emulate_launch, imported_profiling, launch_info, named_line

@@ -15,12 +15,13 @@ import os
 import re
 from typing import TYPE_CHECKING, Iterator, List, MutableMapping, NamedTuple, Optional, Sequence, Tuple, cast
 
+from ..source.files import within
 from ..source.observed import isfile
 from ..source.text import HOLE, StrValue
 from ..values.launch_args import Word
 from .command_line import NOT_STARTING, PREFIXES, PYTHON, SHELLS, _SCRIPT_PATH, Prefix, _after_prefix, _dropped, \
     _shell_operand, grammar_of, read_prefix
-from .state import Command, Setting, within
+from .state import Command, Setting
 from .walk import Walk
 
 if TYPE_CHECKING:       # (imported where msprof is met: 1.5 M instructions of a walk's first import without it)

@@ -5,7 +5,6 @@ built environment a command sees, and the open compounds of a walk."""
 from __future__ import annotations
 
 import itertools
-import os
 import re
 from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, NamedTuple, Optional, Set, Tuple, Union
 
@@ -155,12 +154,6 @@ class EnvView(Mapping):
 
     def __repr__(self) -> str:
         return f"EnvView({self._built()!r})"
-
-
-def within(path: str, root: str) -> bool:
-    """Whether path, its links resolved, is root or inside it."""
-    real, top = os.path.realpath(path), os.path.realpath(root)
-    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
 
 
 class WalkState:

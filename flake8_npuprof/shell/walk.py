@@ -16,7 +16,7 @@ import os
 import re
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from ..source.files import rel_path
+from ..source.files import rel_path, within
 from ..source.text import HOLE, Run, SourceText, StrValue
 from ..values.launch_args import Word
 from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
@@ -26,7 +26,7 @@ from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _
                     keyword_split, named_loop_count, no_rounds, set_by_value, set_unfollowed,
                     without_redirections)
 from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_COMMANDS, MAX_SOURCED, MAX_WORDS,
-                    Command, EnvView, Rounds, Setting, _Block, within)
+                    Command, EnvView, Rounds, Setting, _Block)
 from .words import glob_match, integer_value
 
 

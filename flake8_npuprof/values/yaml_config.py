@@ -283,7 +283,7 @@ def load(module_path: str, shape: Shape, config_path: Optional[str], cwd: Option
     else:
         return None
     if inside is not None:
-        from ..shell.state import within
+        from ..source.files import within     # (values sit below shell: tests/test_layering.py)
         if not within(path, inside):
             return None
     from ..source import observed
