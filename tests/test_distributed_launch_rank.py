@@ -58,6 +58,9 @@ YES = ["train.py: torch_npu's profiler collects (emulate train.py for its steps 
     (LAUNCH, '"--local_rank"', "parse_known_args"),                 # (parse_known_args leaves it aside)
     (LAUNCH.replace("launch ", "launch --use_env "), '"--seed"', "parse_args"),
     (LAUNCH.replace("launch ", "launch --use-env "), '"--seed"', "parse_args"),
+    # (python 3.9.18, 3.11.7, 3.13.0: an argparse with `--use-env`, `--use_env` reads --use_en and --use-e as it)
+    (LAUNCH.replace("launch ", "launch --use_en "), '"--seed"', "parse_args"),
+    (LAUNCH.replace("launch ", "launch --use-e "), '"--seed"', "parse_args"),
     ("torchrun --nproc_per_node=2 train.py --prof\n", '"--seed"', "parse_args"),
     (LAUNCH.replace("launch", "run"), '"--seed"', "parse_args"),     # torch.distributed.run: torchrun's own
 ])
