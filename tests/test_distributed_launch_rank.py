@@ -27,10 +27,10 @@ if args.prof:
 LAUNCH = "python3 -m torch.distributed.launch --nproc_per_node=2 train.py --prof\n"
 
 
-def _answer(capsys, tmp_path, launcher=LAUNCH, options='"--local_rank"', parse="parse_args"):
+def _answer(capsys, tmp_path, launcher=LAUNCH, options='"--local_rank"', parse="parse_args", release="26.1"):
     (tmp_path / "train.py").write_text(TRAIN.format(options=options, parse=parse))
     (tmp_path / "run.sh").write_text(launcher)
-    main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "--cwd", str(tmp_path), "--", "bash",
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", release, "--cwd", str(tmp_path), "--", "bash",
           "run.sh"])
     return [line for line in capsys.readouterr().out.splitlines() if line.startswith(("train.py", "usable"))]
 
@@ -58,8 +58,33 @@ YES = ["train.py: torch_npu's profiler collects (emulate train.py for its steps 
     (LAUNCH, '"--local_rank"', "parse_known_args"),                 # (parse_known_args leaves it aside)
     (LAUNCH.replace("launch ", "launch --use_env "), '"--seed"', "parse_args"),
     (LAUNCH.replace("launch ", "launch --use-env "), '"--seed"', "parse_args"),
+    # (python 3.9.18, 3.11.7, 3.13.0: an argparse with `--use-env`, `--use_env` reads --use_en and --use-e as it)
+    (LAUNCH.replace("launch ", "launch --use_en "), '"--seed"', "parse_args"),
+    (LAUNCH.replace("launch ", "launch --use-e "), '"--seed"', "parse_args"),
     ("torchrun --nproc_per_node=2 train.py --prof\n", '"--seed"', "parse_args"),
     (LAUNCH.replace("launch", "run"), '"--seed"', "parse_args"),     # torch.distributed.run: torchrun's own
 ])
 def test_a_script_that_takes_it_or_a_launch_that_passes_none_runs(capsys, tmp_path, launcher, options, parse):
     assert _answer(capsys, tmp_path, launcher, options, parse) == YES
+
+
+@pytest.mark.parametrize("release", ["6.0", "5.0", "any"])
+def test_where_torch_may_be_1_x_a_script_that_takes_local_rank_with_an_underscore_may_run(capsys, tmp_path, release):
+    # torch 1.x's torch.distributed.launch passes `--local_rank=<rank>` (torch/distributed/run.py config_from_args:
+    # `cmd_args.append(f"--local_rank={macros.local_rank}")`), which the script takes; torch_npu 5.0 and 6.0 have
+    # builds for torch 1.11. It said "usable data: no" for these releases
+    said = _answer(capsys, tmp_path, release=release)[-1]
+    assert said.startswith("usable data: unknown (run.sh:1: line 10 of train.py, when args.prof: steps 0-9 into ")
+    assert said.endswith("but whether it runs in this launch is not known: argparse stops the script in "
+                         "parse_args: --local-rank=0 (which torch.distributed.launch passes each rank before the "
+                         "script's own words, its value the rank's: torch 2.0 and later, without --use-env) from "
+                         "run.sh:1 is no option train.py defines, so argparse exits with status 2 (\"error: "
+                         "unrecognized arguments\", naming --local-rank=0); torch 1.x passes --local_rank=0 instead, "
+                         "which train.py takes (torch_npu 5.0 and 6.0 have builds for torch 1.11): whether it stops "
+                         "depends on the torch release)")
+
+
+def test_a_script_that_takes_neither_spelling_stops_whatever_the_torch_release(capsys, tmp_path):
+    assert _answer(capsys, tmp_path, options='"--seed"', release="6.0")[-1].startswith(
+        "usable data: no (line 10 of train.py: not run in this launch: argparse stops the script in parse_args: "
+        "--local-rank=0 (")

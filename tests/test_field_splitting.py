@@ -135,3 +135,12 @@ def test_a_quoted_empty_word_is_shown_as_one(capsys, tmp_path):
         "launch: run.sh:2 python3 train.py --weights '' --prof",
         "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)",
         "usable data: yes"]
+
+
+def test_unquoted_all_arguments_are_split_and_an_empty_one_is_no_word(tmp_path):
+    # bash 5.2: `set -- "a b" "" c; printf '[%s]' $@ $* ${@} ${*} "$@" x` printed [a][b][c] four times, then
+    # [a b][][c][x]; `set -- "  a  "; printf '[%s]' $@` printed [a]. The walk gave each argument as one word, an empty
+    # one too
+    text = 'set -- "a b" "" c\npython3 t.py $@ $* ${@} ${*} "$@" x\nset -- "  a  "\npython3 t.py $@ x\n'
+    assert _words(tmp_path, text) == [["python3", "t.py"] + ["a", "b", "c"] * 4 + ["a b", "", "c", "x"],
+                                      ["python3", "t.py", "a", "x"]]

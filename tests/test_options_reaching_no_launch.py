@@ -24,6 +24,9 @@ def _found(tmp_path, lines):
     ("env -i python3 plain.py\n", "no launch gets it: `env -i` at run.sh:5 starts it with an empty environment"),
     ("env -u PROFILING_OPTIONS python3 plain.py\n",
      "no launch gets it: `env -u PROFILING_OPTIONS` at run.sh:5 unsets it"),
+    ("sudo --preserve-env=PATH python3 plain.py\n", "no launch gets it unless sudoers keeps it: `sudo "
+     "--preserve-env=PATH` at run.sh:5 resets the environment (env_reset, sudo's default without -E; env_keep lists "
+     "what stays)"),
     ("sudo python3 plain.py\n", "no launch gets it unless sudoers keeps it: `sudo` at run.sh:5 resets the environment "
      "(env_reset, sudo's default without -E; env_keep lists what stays)"),
     ("unset PROFILING_OPTIONS\npython3 plain.py\n", "no launch gets it: it is unset before run.sh:6"),
@@ -40,9 +43,28 @@ def test_options_no_launch_gets_are_latent(tmp_path, lines, why):
     "env -u OTHER python3 plain.py\n",
     "env -i python3 plain.py\npython3 plain.py\n",
     'if [ -n "$X" ]; then unset PROFILING_OPTIONS; fi\npython3 plain.py\n',
+    # bash 5.2 kept the variable: `unset -f` unsets a function; an `unset` of a function's local one leaves the
+    # global one (seen again in the function after the unset, and after it returns); sudo 1.9.13p3 (as root, Debian's
+    # sudoers: env_reset) kept what --preserve-env=LIST names
+    "unset -f PROFILING_OPTIONS\npython3 plain.py\n",
+    # bash 5.2: `O=$P; unset P; P=$O printenv P` printed the value (and one not known may be it: not said latent)
+    "O=$PROFILING_OPTIONS\nunset PROFILING_OPTIONS\nPROFILING_OPTIONS=$O python3 plain.py\n",
+    "O=$PROFILING_OPTIONS\nunset PROFILING_OPTIONS\nPROFILING_OPTIONS=$X python3 plain.py\n",
+    "f() { local PROFILING_OPTIONS; unset PROFILING_OPTIONS; }\nf\npython3 plain.py\n",
+    "sudo --preserve-env=PROFILING_MODE,PROFILING_OPTIONS python3 plain.py\n",
+    "sudo --preserve-env=PATH --preserve-env=PROFILING_OPTIONS,PROFILING_MODE python3 plain.py\n",
 ])
 def test_options_a_launch_gets_still_fail(tmp_path, lines):
     assert _found(tmp_path, lines) == [("NPP101", 4, 45, FAILS)]
+
+
+def test_an_unset_local_shows_the_value_it_hid(tmp_path):
+    # bash 5.2: in `f() { local X=x; unset X; env; }` env printed X's value from before the call
+    got = _found(tmp_path, "f() { local PROFILING_OPTIONS=x; unset PROFILING_OPTIONS; python3 plain.py; }\nf\n")
+    assert got == [("NPP101", 4, 45, FAILS), ("NPP100", 5, 30, "latent (no launch gets it: it is unset before "
+                   "run.sh:5); once GE reads these options: profiling_options is not valid JSON (expected a JSON value at "
+                   "character 1 of the options): GE cannot parse it, so GE initialisation will fail and the job will "
+                   "abort; write a JSON object of options")]
 
 
 def test_an_export_after_the_unset_is_the_one_that_reaches(tmp_path):

@@ -305,6 +305,28 @@ def test_unset_and_export_in_the_background_or_a_pipeline_change_a_subshell_only
     ("case a in a) mkdir -p d1;; esac | cat", None), ("if true; then mkdir -p d1; fi || true", None),
     ("if true; then { mkdir -p d1; }; fi || true", None), ("( mkdir -p d1; true ) || true", None),
     ("f() { mkdir -p d1; }\n{ f; } || true", None), ("if true; then source lib.sh; fi | cat", None),
+    # an alias, expanded under expand_aliases or POSIX mode, may make the mkdir another command (bash 5.2 ran on)
+    ("shopt -s expand_aliases\nalias mkdir=true\nmkdir -p d1", None),
+    ("set -o posix\nalias mkdir=true\nmkdir -p d1", None),
+    ("shopt -s expand_aliases\nalias mkdir='mkdir -p d2 ||'\nmkdir -p d1", None),
+    # a function defined on the line of `then` or in a group is not run there (it said the launcher ends at run.sh:5)
+    ("if true; then g() { mkdir -p d1; }; fi", None), ("if true; then g() { source lib.sh; }; fi", None),
+    ("if true; then g() { x=$(mkdir -p d1); }; fi", None), ("{ g() { mkdir -p d1; }; }", None),
+    ("if true; then g() { mkdir -p d1; }; g || true; fi", None), ("if true; then g() ( mkdir -p d1 ); fi", None),
+    # a negated compound: its status is tested (it said the launcher ends at run.sh:5 or lib.sh:1)
+    ("! if true; then mkdir -p d1; fi", None), ("! if true; then source lib.sh; fi", None),
+    ("! if true; then x=$(mkdir -p d1); else :; fi", None), ("! { mkdir -p d1; }", None),
+    ("! case a in a) mkdir -p d1;; esac", None), ("! for i in 1; do source lib.sh; done", None),
+    # a process substitution runs apart (it said the launcher ends at run.sh:5 or lib.sh:1)
+    ("cat <(mkdir -p d1)", None), ("f() { mkdir -p d1; }\ncat <(f)", None), ("cat <(source lib.sh)", None),
+    ("cat <(x=$(mkdir -p d1))", None), ("echo x | tee >(mkdir -p d1)", None), ("cat <(eval 'mkdir -p d1')", None),
+    # set -e turned off where the walk does not follow it (it said the launcher ends at the mkdir)
+    ("[ -n x ] && set +e; mkdir -p d1", None), ('if [ -n "$X" ]; then :; else set +e; fi\nmkdir -p d1', None),
+    ("time set +e\nmkdir -p d1", None), ("command set +e\nmkdir -p d1", None), ("builtin set +e\nmkdir -p d1", None),
+    ("shopt -uo errexit\nmkdir -p d1", None), ("for o in +e; do set $o; done\nmkdir -p d1", None),
+    ("while true; do set +e; break; done\nmkdir -p d1", None), ("f() { set +e; }\nif f; then :; fi\nmkdir -p d1", None),
+    ('trap "set +e" DEBUG\nmkdir -p d1', None), ('source /dev/stdin <<< "set +e"\nmkdir -p d1', None),
+    ('source "${E:-off.sh}"\nmkdir -p d1', None),     # (E from the caller: a file not read, which may turn it off)
 ])
 def test_where_set_e_stops_at_a_failing_mkdir(tmp_path, shape, end):
     # `mkdir -p d1` over a file d1 fails ("File exists"); set -e stops the shell where bash 5.2 stops it: a list's last
@@ -312,6 +334,7 @@ def test_where_set_e_stops_at_a_failing_mkdir(tmp_path, shape, end):
     # called where set -e acts; never where bash ran on (before && or ||, negated, tested, piped, in the background)
     (tmp_path / "d1").write_text("")
     (tmp_path / "lib.sh").write_text("mkdir -p d1\n")
+    (tmp_path / "off.sh").write_text("set +e\n")
     lines = _emulate(tmp_path, "set -e\n" + shape + "\npython3 train.py --profiling")["launch"]["lines"]
     if end:
         assert [ln for ln in lines if ln.startswith("no launch:")] == [

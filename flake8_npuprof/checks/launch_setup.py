@@ -385,6 +385,10 @@ def _said(ctx, stop, words, table, where: str) -> str:
     return why
 
 
+OLD_LOCAL_RANK = "--local_rank"
+TORCH_2_ONLY = ("7.0", "7.1", "7.2", "7.3", "26.0", "26.1")    # torch_npu releases with no build for torch 1.x
+
+
 def _const(flag) -> str:
     """The const= of a flag, as python writes it."""
     import ast
@@ -454,6 +458,13 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
     given.stop = (f"argparse stops the script in parse_args: {shown}{by} from {where} is no option {script} defines"
                   f"{note}, so argparse exits with status 2 (\"error: unrecognized arguments\", naming {shown}){then}"
                   f"{_exits_first(launched, table, abbreviates, where)}")
+    if by and len(words) == 1 and getattr(ctx.settings.target, "torch_npu", "any") not in TORCH_2_ONLY and (
+            OLD_LOCAL_RANK in table or read_as(OLD_LOCAL_RANK + "=0", table, abbreviates)):
+        # torch 1.x's launch passes --local_rank=<rank> (run.py config_from_args), which the script takes: torch_npu
+        # 5.0 and 6.0 have builds for torch 1.11 (data/torch_npu.json legacy.use_npu; frameworks_facts.md P-5.0)
+        given.stop += f"; torch 1.x passes {OLD_LOCAL_RANK}=0 instead, which {script} takes (torch_npu 5.0 and 6.0 " \
+            "have builds for torch 1.11): whether it stops depends on the torch release"
+        given.unsure = True
 
 
 def _refusable(flag) -> bool:

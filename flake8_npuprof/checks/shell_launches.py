@@ -18,7 +18,7 @@ from ..shell.launches import MAX_LAUNCHES, Launch, launches, launches_in, steps
 from ..shell.state import MAX_BYTES
 from ..shell.walk import Walk
 from ..source.files import rel_path
-from ..source.text import SourceText
+from ..source.text import HOLE, SourceText
 
 
 # whether GE reads the launcher's PROFILING_OPTIONS in this launch (True, False, None: not shown), for a target
@@ -173,6 +173,7 @@ def _reaching_none(w: Walk, me: str, starts) -> dict:
         return {}
     name = "PROFILING_OPTIONS"
     set_at: dict = {}       # where each exported assignment entered the walk's log (an inline one: never)
+    copied: dict = {}       # ... and where its value's characters are written (a copy of it has them too)
     unsets = []             # where the log says the variable is gone: an `unset` (one in a branch leaves a value)
     for i, (n, s) in enumerate(w.log):
         if n != name:
@@ -182,6 +183,7 @@ def _reaching_none(w: Walk, me: str, starts) -> dict:
         elif s.path == me and s.start in starts and s.how in ("export", "set -a"):
             # (one set without export reaches a child if the caller exports the variable: not followed here)
             set_at.setdefault(s.start, i)
+            copied.setdefault(s.start, {r.s for r in s.runs})
     hows: dict = {start: [] for start in starts}
     met = 0
     for cmd in w.commands:
@@ -208,6 +210,9 @@ def _reaching_none(w: Walk, me: str, starts) -> dict:
                             "what stays)")
             elif after is None and la is not None and name in la.unset:
                 said.append(f"{la.unset_by} unsets it")
+            elif after is not None and (HOLE in after.value or after.path == me and
+                                        any(r.s in copied.get(start, ()) for r in after.runs)):
+                hows[start] = None          # `O=$PROFILING_OPTIONS; unset ...; PROFILING_OPTIONS=$O python3 ...`
             elif start in set_at and bisect.bisect_right(unsets, set_at[start]) < bisect.bisect_left(unsets, at):
                 said.append(f"it is unset before {rel_path(cmd.path, w.root)}:{cmd.line}")
             else:

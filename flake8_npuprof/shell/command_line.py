@@ -86,6 +86,7 @@ class Prefix(NamedTuple):
     chdir: Optional[str] = None         # the folder it runs in (`env -C DIR`, `sudo -D DIR`), HOLE where not known
     split: Optional[str] = None         # the string whose words are the command (`env -S "python3 x.py"`)
     resets: bool = False                # sudo without -E: the environment is the security policy's
+    kept: Tuple[str, ...] = ()          # ... but for these (`sudo --preserve-env=A,B`)
     login: str = ""                     # sudo -i: the target user's login shell runs it, in that user's home
     nothing: str = ""                   # the option after which it runs no command (`command -v`, `taskset -p`)
     unknown: str = ""                   # why the command it runs is not known (an option its grammar lacks)
@@ -112,6 +113,7 @@ def read_prefix(words, k: int, grammar: dict) -> Prefix:
     name, j = words[k].text, k + 1
     found: Dict[str, object] = {}
     unsets: List[str] = []
+    kept: List[str] = []
 
     def first(key: str):
         return next((found[o] for o in grammar.get(key, ()) if o in found), None)
@@ -141,6 +143,9 @@ def read_prefix(words, k: int, grammar: dict) -> Prefix:
                 j += 1
                 value = words[j].text if j < len(words) else ""
             found[opt] = value if eq or opt in grammar.get("value", ()) else True      # (the last one given wins)
+            if opt in grammar.get("keeps", ()):
+                # (sudo's --preserve-env=LIST adds to those kept, and may be given more than once; alone it is -E)
+                kept.extend(value.split(",") if eq else ("",))
             if opt in grammar.get("unsets", ()):
                 unsets.append(value)
             j += 1
@@ -180,7 +185,8 @@ def read_prefix(words, k: int, grammar: dict) -> Prefix:
     return Prefix(min(j, len(words)), tuple(given), "-" if found.get("clears") == "-" else
                   next((("-" if len(o) == 1 else "--") + o for o in grammar.get("clears", ()) if o in found), ""),
                   tuple(unsets), first("chdir"), first("splits"),
-                  bool(grammar.get("resets")) and first("keeps") is not True,
+                  bool(grammar.get("resets")) and first("keeps") is not True and "" not in kept,
+                  tuple(n for n in kept if n),
                   next((("-" if len(o) == 1 else "--") + o for o in grammar.get("login", ()) if o in found), ""),
                   builtins=bool(grammar.get("builtins")))
 

@@ -45,6 +45,8 @@ class Compounds(WalkState):
             self._statements(text, src, path, depth, conditional, body, stop)
         finally:
             self._calling.pop()
+            if not self._calling:
+                self._local_saved.clear()   # (no function runs: nothing is local)
             self._returned = False
             self.current = outer
             self.args = saved
@@ -64,6 +66,8 @@ class Compounds(WalkState):
                 finally:
                     self._calling.pop()
                     self._acts.pop()
+                    if not self._calling:
+                        self._local_saved.clear()
                     self._returned = False
                     self.current, self.args = outer, saved
 

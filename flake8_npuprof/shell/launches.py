@@ -224,7 +224,7 @@ def _prefixed(cmd: Command, env, words: List[Word], k: int, p: Prefix, done: dic
     if p.resets:
         done["held"] = tuple(sorted(set(done.get("held", ())) | {n for n in env if n not in done.get("unset", ())}))
     if p.clears or p.resets:
-        env = collections.ChainMap({})
+        env = collections.ChainMap({n: env[n] for n in p.kept if n in env})    # (sudo --preserve-env=LIST)
         done.pop("unset", None)
         done.pop("unset_by", None)
         done["cleared" if p.clears else "reset"] = at
@@ -576,13 +576,19 @@ def _with_local_rank(found: Optional[Launch], options: Sequence[Word]) -> Option
     has no use_env and passes none). Rank 0's is said; where a word that may be an option is not known statically
     (`$OPTS`; not `--master_port $PORT`, nor `--nproc_per_node=$N`), none is added."""
     if found is None or not found.script or any(
-            w.text in USE_ENV or HOLE in w.text.partition("=")[0] and not (
+            _use_env(w.text) or HOLE in w.text.partition("=")[0] and not (
                 k and options[k - 1].known and options[k - 1].text.startswith("--") and "=" not in options[k - 1].text)
             for k, w in enumerate(options)):
         return found
     at = options[0] if options else found.command.words[0]
     rank = Word(StrValue(LOCAL_RANK, [], at.start, at.end, origin=LAUNCH_MODULE), at.start, at.end)
     return found._replace(args=(rank,) + found.args)
+
+
+def _use_env(word: str) -> bool:
+    """Whether torch.distributed.launch's argparse may read the word as --use-env: it or an abbreviation of it
+    (python 3.9-3.13 read `--use_en` and `--use-e` as it; `--use` is ambiguous, and exits)."""
+    return word in USE_ENV or len(word) > 2 and word.startswith("--") and any(o.startswith(word) for o in USE_ENV)
 
 
 def _on_pythonpath(env, cwd: str, module: str) -> set:

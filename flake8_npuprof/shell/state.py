@@ -188,6 +188,7 @@ class WalkState:
     _nested: int
     _called: Set[str]
     _calling: List[str]
+    _local_saved: Dict[str, tuple]
     _acts: List[Union[bool, Callable[[], bool]]]
     _returned: bool
     _loop: Optional[str]

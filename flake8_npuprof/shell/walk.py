@@ -197,6 +197,8 @@ class Walk(Expander, Compounds):
         # `f || true`), or, asked when needed, where the compound is; a child script: no
         self._acts: List[Union[bool, Callable[[], bool]]] = []
         self._returned = False          # a `return` ended the function being walked
+        # the names the functions being walked declared local (`local X`, `declare X`): what each hid
+        self._local_saved: Dict[str, tuple] = {}
         self._loop: Optional[str] = None    # in an evaluated loop's body: "" running, "break"/"continue" met
         self.dropped: list = []         # the profiling options it takes and drops (dropped_switches), for emulate
         self.found_from: dict = {}      # ... the scripts found only from the launcher's own folder (emulate)
@@ -242,6 +244,10 @@ class Walk(Expander, Compounds):
         # ... runs in a subshell of its own, in the background or a pipeline (no lastpipe): an `unset` or `export` there
         # leaves this shell's environment as it was (bash 5.2)
         self._apart_cmd = False
+        self._aliased = False           # an `alias` ran: a command's name may be another's (_fails_here)
+        # a file walked may turn set -e off where the walk does not see it (in a branch, `time set +e`, `set $o`, `trap
+        # ... DEBUG`): its stops are not said (bash 5.2 ran on after `[ -n x ] && set +e; mkdir -p d1`)
+        self._e_doubt = False
         # ... is in no compound, or only in `if` branches certainly taken, groups and subshells that set -e acts on
         # (_taken_alone)
         self._sure_e = True
@@ -331,6 +337,8 @@ class Walk(Expander, Compounds):
             self.stopped[path] = (0, 1, f"it has {len(text):,} characters, over the {MAX_BYTES:,} a launcher may have")
             return "too large"
         src = SourceText(text)
+        if not self._e_doubt and _E_OFF.search(text):
+            self._e_doubt = True        # (_fails_here)
         if "\r\n" in text and path not in self.crlf:
             self.crlf.append(path)          # bash keeps each line's carriage return (the walk reads it as a blank)
         outer, self.current = self.current, path
@@ -347,6 +355,7 @@ class Walk(Expander, Compounds):
         blocks: List[_Block] = []                   # open compounds, innermost last
         resume = -1                                 # the commands up to here were walked already (an evaluated loop)
         function: Union[bool, str] = False         # `name()` seen: its `{` or `(` opens a function body
+        defined = False     # ... after `then`, `do`, `else` or `{`: its `{ body; }` is walked as a group (set -e: not)
         # `a && b`, `a || b`: b runs depending on a, and so does a `{ group; }` or `( subshell )` in b's place
         chained, after = False, "\n"
         closed: Optional[_Block] = None             # the last `( ... )` or `{ ... }` closed: what follows applies
@@ -398,7 +407,9 @@ class Walk(Expander, Compounds):
                                          self._state()))
                     # an `exit` in it ends it alone, unless set -e stops this shell at its failure (_ends_after)
                     blocks[-1].apart = not self.errexit and not function
-                    function = False
+                    if defined and not function:
+                        blocks[-1].state = "tested"     # `then g() ( ... )`
+                    function = defined = False
                 elif op == ")" and not function and any(b.kind.startswith("subshell") for b in blocks):
                     closed = self._close(blocks, "subshell")
                     assert closed is not None       # a subshell is open
@@ -428,6 +439,11 @@ class Walk(Expander, Compounds):
                                                f"after {MAX_WORDS:,} words of commands"))
                 return
             head = text[words[0][0]:words[0][1]]
+            # `! if ...; fi`, `! { ...; }`: the compound runs, its status inverted (set -e acts on nothing in it)
+            bang = head == "!" and len(words) > 1 and text[words[1][0]:words[1][1]] in _NEGATED
+            if bang:
+                words = words[1:]
+                head = text[words[0][0]:words[0][1]]
             if skipped and head not in _COMPOUND and op in ("\n", ";", "||"):
                 sure = op == "||"       # `cd ./d$i || exit` into the folder its round made: the exit does not run
                 continue
@@ -436,7 +452,7 @@ class Walk(Expander, Compounds):
                 # set -e acts in the body where it acts on the compound: alone, closed by a word that ends its command
                 # (asked only where a command in it may stop the shell: the body may turn set -e on)
                 self._acts.append(functools.partial(_taken_alone, text, tuple(blocks), lexed, k, (_CLOSERS[head],))
-                                  if not chained and not piped and background is None else False)
+                                  if not chained and not piped and not bang and background is None else False)
                 try:
                     end = self._evaluated(text, src, path, depth, inside or chained, words, op, at)
                 finally:
@@ -451,7 +467,7 @@ class Walk(Expander, Compounds):
                     _decidable(blocks) or self._background and _status_only(text, words[1:])) else None
                 blocks.append(_Block(head, 1, len(self.commands), state="" if known is None else
                                      "take" if known else "skip"))
-                blocks[-1].alone = not chained and not piped
+                blocks[-1].alone = not chained and not piped and not bang
                 if known:
                     blocks[-1].held = (path, src.position(words[0][0])[0], "if " + _condition(text, lexed, k))
                 words = words[1:]
@@ -560,9 +576,14 @@ class Walk(Expander, Compounds):
                             len(text) if found is None else found[2]) - words[0][0]
                         blocks[-1].apart = found is not None and text.startswith(("&", "|"), found[2] - 1) and \
                             not text.startswith(("&&", "||"), found[2] - 1)
-                    function = False
+                    if (defined or bang) and not function:
+                        blocks[-1].state = "tested"     # (a definition: nothing in it runs here, _taken_alone)
+                    function = defined = False
                     chained = False             # the group's first command runs whenever the group does
                 words = words[1:] if head != "elif" else []
+                if len(words) == 1 and op == "(" and head != "elif":
+                    defined = True              # `then g() { ...; }`: a definition, not a command
+                    continue
             elif head == "function":
                 # `function name {` / `function name { cmd; }`: the body runs only when called
                 brace = next((k for k, (a, b) in enumerate(words) if text[a:b] == "{"), None)
@@ -628,9 +649,9 @@ class Walk(Expander, Compounds):
             self._in_loop = "mkdir" in first and any(b.kind in _LOOPS for b in blocks)     # (`x=$(mkdir d)` too)
             self._apart_cmd = piped or op in ("&", "|") or background is not None
             # (asked only of a command whose failure may stop the shell: a mkdir, a function, a sourced file)
-            self._sure_e = not blocks or self.errexit and (
-                "mkdir" in first or first in ("source", ".") or first in self.functions) and \
-                _taken_alone(text, blocks, lexed, k)
+            self._sure_e = (not blocks or self.errexit and (
+                "mkdir" in first or first in ("source", ".") or first in self.functions) and
+                _taken_alone(text, blocks, lexed, k)) and not (self.errexit and _after_substituted(text, lexed, k))
             first_new = len(self.commands)
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
             if background is not None:
@@ -720,8 +741,11 @@ class Walk(Expander, Compounds):
             self._assumed = False
             word = text[a:b]
             if self.args is not None and word in _ALL_ARGS:
-                # `"$@"`: one word per argument (none when there are none); `$*` unquoted: split alike
-                words.extend(Word(StrValue(arg, [], a, b, origin="shell"), a, b) for arg in self.args)
+                # `"$@"`: one word per argument (none when there are none); `$@`, `$*` unquoted: a word per field of
+                # each, so an empty one is none (bash 5.2: `set -- "a b" ""; printf '[%s]' $@` gave [a][b])
+                apart = word[0] != '"' and "IFS" not in self.vars and "IFS" not in self.exported
+                words.extend(Word(StrValue(field, [], a, b, origin="shell"), a, b) for arg in self.args
+                             for field in (_ifs_fields(arg) if apart else (arg,)))
                 continue
             if "$" not in word and '"' not in word and "'" not in word and "\\" not in word and "`" not in word:
                 # nothing expanded (most words): the one field fields() gives, without its call
@@ -785,14 +809,36 @@ class Walk(Expander, Compounds):
         if self.made_here and (head in ("rm", "rmdir", "mv", "unlink", "find", "eval") or head in self.functions):
             self.made_here.clear()      # it may remove one (bash 5.2: `mkdir ./d; rm -rf ./d; cd ./d` failed)
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
+            if self._calling and head in ("local", "declare", "typeset") and not any(
+                    w.text.startswith("-") and "g" in w.text for w in words[1:]):
+                for w in words[1:]:
+                    name = w.text.split("=", 1)[0]
+                    if not w.text.startswith("-") and name not in self._local_saved:
+                        self._local_saved[name] = (self.vars.get(name), self.exported.get(name))
             if not self._apart_cmd:
                 self._export(text, src, path, spans[k + 1:], head, conditional)
             return False
+        if head == "alias":
+            self._aliased = True        # (under expand_aliases or POSIX mode a later `mkdir` may be another command)
         if head == "unset" and self._apart_cmd:
             return False
         if head == "unset":
+            if any(w.text.startswith("-") and "f" in w.text for w in words[1:]):
+                return False                # `unset -f NAME`: a function (bash 5.2 kept the variable NAME)
             for w in words[1:]:
-                if conditional:             # unset in one branch only: the value is no longer known
+                if self._calling and w.text in self._local_saved and not conditional:
+                    # a name a function being walked made local: that local goes, and the value it hid is seen again
+                    # (bash 5.2: `f() { local X=x; unset X; env; }` and `f() { local X; unset X; }; f; env` gave
+                    # the exported X its value from before the call)
+                    self.vars.pop(w.text, None)
+                    self.exported.pop(w.text, None)
+                    self._changed(w.text)
+                    for table, s in zip((self.vars, self.exported), self._local_saved[w.text]):
+                        if s is not None:
+                            table[w.text] = s
+                    self._changed(w.text)
+                    continue
+                if conditional:
                     for table in (self.vars, self.exported):
                         if w.text in table:
                             table[w.text] = table[w.text]._replace(value=HOLE)
@@ -965,6 +1011,7 @@ class Walk(Expander, Compounds):
         walked (not a loop's body, which may run no round; not before && or ||, negated, piped or in the background),
         in plain code or in functions and sourced files called where set -e acts on them (_acts), in a known folder."""
         return self.errexit and self.settled and not conditional and not self._in_loop and len(self.dirs) == 1 and \
+            not self._aliased and not self._e_doubt and not self.unread and \
             op not in ("&&", "||", "&", "|") and not self._apart_cmd and self._sure_e and \
             all(a if isinstance(a, bool) else a() for a in self._acts)
 
@@ -1539,6 +1586,25 @@ _EVAL_SYNTAX = r"""["'`$\\;&|<>(){}~#=]"""
 _EVAL_VARIABLE = r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?'
 
 
+# what may turn set -e off unseen: `+e`, `+o`, shopt, a DEBUG/RETURN trap, set or eval of a value, a script on stdin
+_E_OFF = re.compile(r"\+[A-Za-z]*e|\+o|\bshopt\b|\bDEBUG\b|\bRETURN\b|\b(?:set|eval)\s+[\"']?\$|/dev/stdin|/dev/fd/")
+
+
+def _ifs_fields(value: str) -> List[str]:
+    """The fields bash's default IFS (space, tab, line break) splits a value into: none for an empty one."""
+    return [f for f in re.split(r"[ \t\n]+", value) if f]
+
+
+def _after_substituted(text: str, lexed: list, k: int) -> bool:
+    """Whether a process substitution (`cat <(mkdir -p d1)`, `tee >(...)`) opens at or before lexed[k]: the walk
+    reads its commands as this shell's, where bash 5.2 runs them apart (set -e stops nothing there)."""
+    return any(op == "(" and words and text[words[-1][0]:words[-1][1]].endswith(("<", ">"))
+               for words, op, _ in lexed[:k + 1])
+
+
+_NEGATED = frozenset({"if", "{", "while", "until", "for", "case", "select"})     # (`! if`: its compound opens)
+
+
 # the words that lead a command without starting it (`then if ...`: the `if` opens a compound)
 _LEADING = frozenset({"then", "else", "do", "{", "!"})
 
@@ -1552,7 +1618,7 @@ def _taken_alone(text: str, blocks, lexed: list, k: int, own: Tuple[str, ...] = 
     for b in reversed(blocks):
         if b.kind == "if" and b.state == "take" and b.alone:
             closers.append("fi")
-        elif b.kind in ("group", "subshell"):
+        elif b.kind in ("group", "subshell") and b.state != "tested":
             closers.append(")" if b.kind == "subshell" else "}")
         else:
             return False

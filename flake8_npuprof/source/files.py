@@ -115,6 +115,12 @@ def inside(path: str, folder: str) -> bool:
     return os.path.realpath(path).startswith(folder)
 
 
+def within(path: str, root: str) -> bool:
+    """Whether path, its links resolved, is root or inside it."""
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
+
+
 def rel_path(path: str, root: str) -> str:
     """A path as a report shows it: relative to root, else (outside it, or on another drive) its base name."""
     try:
@@ -594,9 +600,3 @@ def default_off_enabled(code: str, selected, extra_off=()) -> bool:
         return True
     longest = max(len(p) for p in needed)
     return any(code.startswith(s) and len(s) >= longest for s in selected)
-
-
-def within(path: str, root: str) -> bool:
-    """Whether path, its links resolved, is root or inside it (--no-outside: the project's root)."""
-    real, top = os.path.realpath(path), os.path.realpath(root)
-    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
