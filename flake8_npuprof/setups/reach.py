@@ -26,6 +26,7 @@ import ast
 from typing import TYPE_CHECKING, AbstractSet, Any, Dict, List, NamedTuple, Optional, Tuple
 
 from ..source.imports import qualified
+from ..source.site_records import main_test as _main_test
 from ..source.sites import call_name, dotted
 
 if TYPE_CHECKING:
@@ -70,15 +71,6 @@ def is_main_guard(guard) -> bool:
     """`if __name__ == "__main__":` runs whenever the script is launched: not a condition."""
     t = guard.test
     return not guard.negated and _main_test(t)
-
-
-def _main_test(t) -> bool:
-    if not (isinstance(t, ast.Compare) and len(t.comparators) == 1 and isinstance(t.ops[0], ast.Eq)):
-        return False
-    a, b = t.left, t.comparators[0]
-    if isinstance(b, ast.Name):
-        a, b = b, a
-    return isinstance(a, ast.Name) and a.id == "__name__" and isinstance(b, ast.Constant) and b.value == "__main__"
 
 
 class Path(NamedTuple):

@@ -28,6 +28,16 @@ def dotted(node) -> Optional[str]:
     return None
 
 
+def main_test(test) -> bool:
+    """`__name__ == "__main__"` (either side): the test of the block that runs whenever the script is launched."""
+    if not (isinstance(test, ast.Compare) and len(test.comparators) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    a, b = test.left, test.comparators[0]
+    if isinstance(b, ast.Name):
+        a, b = b, a
+    return isinstance(a, ast.Name) and a.id == "__name__" and isinstance(b, ast.Constant) and b.value == "__main__"
+
+
 def call_name(node: ast.Call) -> Optional[str]:
     """Dotted name of the called function, or for `x().y()` chains the last attribute."""
     func = node.func

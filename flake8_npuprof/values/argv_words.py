@@ -21,6 +21,7 @@ import re
 from typing import Callable, Iterable, List, NamedTuple, Optional, Tuple
 
 from .flag_def import FlagDef
+from ..source.site_records import main_test as _main_test
 from ..source.text import HOLE
 
 _NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")         # argparse's _negative_number_matcher: a positional, not an option
@@ -475,16 +476,6 @@ def conditional(tree: ast.AST, flags: Iterable[FlagDef]) -> dict:
         if line:
             out[id(f.call)] = line
     return out
-
-
-def _main_test(test) -> bool:
-    """`__name__ == "__main__"` (as setups.reach reads it; values do not import setups)."""
-    if not (isinstance(test, ast.Compare) and len(test.comparators) == 1 and isinstance(test.ops[0], ast.Eq)):
-        return False
-    a, b = test.left, test.comparators[0]
-    if isinstance(b, ast.Name):
-        a, b = b, a
-    return isinstance(a, ast.Name) and a.id == "__name__" and isinstance(b, ast.Constant) and b.value == "__main__"
 
 
 def unparsed(tree: ast.AST, flags: Iterable[FlagDef]) -> set:
