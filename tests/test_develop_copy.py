@@ -70,3 +70,24 @@ def test_emulate_of_the_script_alone_says_the_same(tmp_path, capsys, monkeypatch
     code = main(["emulate", "--cann", "8.5", "--torch-npu", "7.3", "--env", str(tmp_path / "tools" / "train.py")])
     lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("usable data:")]
     assert (code, lines) == (1, ["usable data: no"])
+
+
+def test_no_outside_neither_reads_nor_quotes_a_copy_linked_out_of_the_project(tmp_path, capsys):
+    """kitlib/kitlib a link to a folder outside the project: its line was quoted under --no-outside."""
+    project, elsewhere = tmp_path / "p", tmp_path / "elsewhere"
+    project.mkdir()
+    launcher = _project(project, runner=RUNNER.replace("import Profile\n", "import Profile  # SECRET_TOKEN\n"))
+    (project / ".git").mkdir()
+    (project / "kitlib" / "kitlib").rename(elsewhere)
+    (project / "kitlib" / "kitlib").symlink_to(elsewhere)
+    main(["emulate", "--cann", "8.5", "--torch-npu", "7.3", "--env", launcher])
+    assert "SECRET_TOKEN" in capsys.readouterr().out                   # read by default: a user's own project
+    code = main(["emulate", "--cann", "8.5", "--torch-npu", "7.3", "--env", "--no-outside", launcher])
+    out = capsys.readouterr().out
+    assert "SECRET_TOKEN" not in out
+    why = ("train.py imports kitlib, which the project holds as a copy to install (kitlib/, with setup.py): its "
+           "kitlib/kitlib/__init__.py leads outside the project, which --no-outside leaves unread; that copy may be "
+           "the kitlib the job imports (`pip install -e` or `python setup.py develop` there makes Python import that "
+           "folder's code): which kitlib it imports is decided by how it was installed, not known here")
+    assert (code, [ln for ln in out.splitlines() if ln.startswith("usable data:")]) == (
+        1, [f"usable data: unknown (train_1p.sh:4: {why})"])

@@ -537,7 +537,7 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
     if verdict == "no profiling" and ls is not None:
         # a copy to install in the project that the job may import names profiling (SOLOv2's mmcv/)
         from .develop_copy import launch_top, profiling_copy
-        copy = profiling_copy(ls, launch_top(launch.script, w.root))
+        copy = profiling_copy(ls, launch_top(launch.script, w.root), w.inside)
         if copy:
             verdict, why, profiles, cause = "unknown", copy, None, False
             report = dict(report, unmodelled=copy)
