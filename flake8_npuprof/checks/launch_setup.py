@@ -386,7 +386,7 @@ def _said(ctx, stop, words, table, where: str) -> str:
 
 
 OLD_LOCAL_RANK = "--local_rank"
-TORCH_2_ONLY = ("7.0", "7.1", "7.2", "7.3", "26.0", "26.1")    # torch_npu releases with no build for torch 1.x
+TORCH_2_ONLY = ("7.0", "7.1", "7.2", "7.3", "26.0", "26.1")    # no build for torch 1.x (6.0.RC2 had one)
 
 
 def _const(flag) -> str:
