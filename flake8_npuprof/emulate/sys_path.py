@@ -50,7 +50,7 @@ class LaunchLookup(Lookup):
             path = observed.remembered(self._found, (self.sys_path, 0, tuple(parts)),
                                        lambda: on_path(self.sys_path, parts))
             if path is not None and os.path.abspath(path) != self.filename:
-                return load(path)
+                return self.load(path)
         return super().module(importer, level, parts)
 
 
