@@ -113,7 +113,8 @@ def test_a_dynamic_profiling_folder_outside_is_not_read(places):
     project, out = places
     (project / "train.py").write_text(DYNAMIC.format(folder=str(out)))
     (project / "run.sh").write_text("#!/bin/bash\npython3 train.py\n")
-    why = f"dynamic profiling: what is collected, and when, is read at run time from {out / 'profiler_config.json'}: {WHY}"
+    why = f"dynamic profiling: what is collected, and when, is read at run time from {out / 'profiler_config.json'}: " \
+        + WHY
     for argv in (["train.py"], ["run.sh"]):
         text, code = _fenced(*argv)
         assert code == 1 and why in text, text

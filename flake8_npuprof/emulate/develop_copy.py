@@ -7,7 +7,7 @@ or not at all, it is not. A profiler in that copy may run: the launch's answer i
 from __future__ import annotations
 
 import os
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from ..source import fence, observed
 from ..source.prefilter import PROFILING_WORDS, code_only
@@ -20,13 +20,21 @@ MAX_FOLDERS = 64                              # the subfolders of one folder loo
 
 def launch_top(script: str, launcher_dir: str) -> str:
     """The project of a launch: the folder its script shares with its launcher's (the script's own, where they
-    share nothing but /)."""
+    share nothing but /). Where the script is in the launcher's own folder (scripts/run.sh starts scripts/train.py),
+    the folder above it too, so a copy beside that folder is looked in; not above a folder that is a project's top
+    itself (a git work tree, or one holding setup.py, pyproject.toml or setup.cfg), nor outside the fence."""
     here = os.path.dirname(os.path.abspath(script))
     try:
         top = os.path.commonpath([here, os.path.abspath(launcher_dir)])
     except ValueError:
         return here
-    return here if os.path.dirname(top) == top else top
+    if os.path.dirname(top) == top:
+        return here
+    above = os.path.dirname(top)
+    if top == here == os.path.abspath(launcher_dir) and above != top and not fence.outside(above) and \
+            not any(observed.exists(os.path.join(top, m)) for m in (".git", "setup.cfg") + MARKERS):
+        return above
+    return top
 
 
 def script_top(script: str) -> str:
@@ -105,7 +113,9 @@ def profiling_copy(ls, top: str) -> str:
         folder, marker = held[name]
         root = os.path.dirname(folder)
         shown = os.path.relpath(folder, root).replace(os.sep, "/")
-        naming = f"{os.path.relpath(hit, root).replace(os.sep, '/')} there names profiling{named_line(hit)}" \
+        shown_line = profiler_call(next(m for m in named if m.path == hit)) if hit is not None else ""
+        naming = f"{os.path.relpath(hit, root).replace(os.sep, '/')} there names profiling" \
+            f"{shown_line or named_line(hit)}" \
             if hit is not None else "it imports more modules there than are followed here" if more else \
             f"its {os.path.relpath(str(beyond), root).replace(os.sep, '/')} leads {fence.WHY}"
         return (f"{os.path.basename(script)} imports {name}, which the project holds as a copy to install "
@@ -113,6 +123,36 @@ def profiling_copy(ls, top: str) -> str:
                 f"or `python setup.py develop` there makes Python import that folder's code): which {name} it imports "
                 "is decided by how it was installed, not known here")
     return ""
+
+
+def profiler_call(module: Module) -> str:
+    """" (line N: `...`)" at the first call of a name the module imports from a profiling module (`Profile(...)`
+    after `from torch_npu.utils.profiler import Profile`): where its profiler is built, which the import is not, nor
+    a message naming the module (SOLOv2's mmcv prints one where the import fails); "" where it calls none."""
+    import ast
+    text = module.src.text
+    lines = text.split("\n")
+    names: Set[str] = set()
+    try:
+        tree = module.tree
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and node.lineno <= len(lines) and \
+                PROFILING_WORDS.search("\n".join(lines[node.lineno - 1:node.end_lineno or node.lineno])):
+            names.update((a.asname or a.name).partition(".")[0] for a in node.names if a.name != "*")
+    calls = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            head = node.func
+            while isinstance(head, ast.Attribute):
+                head = head.value
+            if isinstance(head, ast.Name) and head.id in names:
+                calls.append(node.lineno)
+    if not calls or min(calls) > len(lines):
+        return ""
+    shown = lines[min(calls) - 1].strip()
+    return f" (line {min(calls)}: `{shown if len(shown) <= 80 else shown[:77] + '...'}`)"
 
 
 def _reached(lookup, paths: List[str]) -> Tuple[List[Module], bool, Optional[str]]:

@@ -15,7 +15,7 @@ from typing import Optional, Tuple
 
 from ..source import observed
 from ..source.text import HOLE
-from ..values.project import Lookup, Module, load, on_path
+from ..values.project import Lookup, Module, on_path
 from ..values.resolve import DENYLIST
 
 
