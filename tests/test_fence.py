@@ -146,6 +146,22 @@ def test_a_script_imports_a_module_linked_out_of_its_project(places):
     assert code == 1 and f"train.py imports {project / 'outside_mod.py'}: {WHY}" in text, text
 
 
+@pytest.mark.parametrize("how", ["import outside_mod|outside_mod.OUT", "from outside_mod import *|OUT",
+                                 "from outside_mod import OUT|OUT"])
+def test_a_value_from_a_module_linked_out_of_the_project(places, how):
+    """The options a script takes from a module a link in the project leads out of: shown without the flag."""
+    project, out = places
+    (out / "outside_mod.py").write_text(f"OUT = '{{\"output\":\"/tmp/{MARK}\",\"task_trace\":\"on\"}}'\n")
+    (project / "outside_mod.py").symlink_to(out / "outside_mod.py")
+    imported, expr = how.split("|")
+    (project / "train.py").write_text(TF.replace("import tensorflow as tf\n", f"import tensorflow as tf\n{imported}\n")
+                                      .replace(f"'{{\"output\":\"/tmp/{MARK}\",\"task_trace\":\"on\"}}'", expr))
+    (project / "run.sh").write_text("#!/bin/bash\npython3 train.py\n")
+    for argv in (["train.py"], ["run.sh"]):
+        text, code = _fenced(*argv)
+        assert code == 1, text
+
+
 def test_a_script_is_fenced_at_its_project_not_its_folder(places):
     """`emulate sub/train.py` in a git work tree: a folder above the script but in the project is read."""
     project, _ = places

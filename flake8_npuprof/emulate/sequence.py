@@ -408,8 +408,8 @@ def _held_below(cmd, module: str) -> Optional[Tuple[str, str]]:
     does not hold it itself (OpenCLIP's src/open_clip_train/main.py, run from the project's top once installed), else
     None. At most 64 folders are looked in."""
     from ..values.project import on_path
-    if len(cmd.cwd) != 1 or HOLE in module or "<unknown>" in module:
-        return None
+    if len(cmd.cwd) != 1 or HOLE in module or "<unknown>" in module or fence.outside(cmd.cwd[0]):
+        return None             # (--no-outside: a folder outside the project is not listed either)
     try:
         with os.scandir(cmd.cwd[0]) as it:
             subs = sorted(e.name for e in it if e.is_dir() and not e.name.startswith("."))[:64]
