@@ -12,7 +12,8 @@ RUNNER = ("import os\nfrom torch_npu.utils.profiler import Profile\n\n\ndef run(
           "    profile = Profile(start_step=10, profile_type=os.getenv('PROFILE_TYPE'))\n"
           "    for step in range(100):\n        profile.start()\n        profile.end()\n")
 UNKNOWN = ("train.py imports kitlib, which the project holds as a copy to install (kitlib/, with {marker}): "
-           "kitlib/kitlib/runner.py there names profiling (line 2: `from torch_npu.utils.profiler import Profile`); "
+           "kitlib/kitlib/runner.py there names profiling (line 6: `profile = Profile(start_step=10, "
+           "profile_type=os.getenv('PROFILE_TYPE'))`); "
            "that copy may be the kitlib the job imports (`pip install -e` or "
            "`python setup.py develop` there makes Python import that folder's code): which kitlib it imports is "
            "decided by how it was installed, not known here")
@@ -76,7 +77,8 @@ def test_no_outside_neither_reads_nor_quotes_a_copy_linked_out_of_the_project(tm
     """kitlib/kitlib a link to a folder outside the project: its line was quoted under --no-outside."""
     project, elsewhere = tmp_path / "p", tmp_path / "elsewhere"
     project.mkdir()
-    launcher = _project(project, runner=RUNNER.replace("import Profile\n", "import Profile  # SECRET_TOKEN\n"))
+    launcher = _project(project, runner=RUNNER.replace("Profile(start_step",
+                                                       "Profile(  # SECRET_TOKEN\n        start_step"))
     (project / ".git").mkdir()
     (project / "kitlib" / "kitlib").rename(elsewhere)
     (project / "kitlib" / "kitlib").symlink_to(elsewhere)
@@ -91,3 +93,40 @@ def test_no_outside_neither_reads_nor_quotes_a_copy_linked_out_of_the_project(tm
            "folder's code): which kitlib it imports is decided by how it was installed, not known here")
     assert (code, [ln for ln in out.splitlines() if ln.startswith("usable data:")]) == (
         1, [f"usable data: unknown (train_1p.sh:4: {why})"])
+
+
+def test_a_copy_beside_the_folder_launcher_and_script_share_is_looked_in(tmp_path, capsys, monkeypatch):
+    """scripts/run_1p.sh starts scripts/train.py, and kitlib/ (with setup.py) stands beside scripts/: the folders
+    looked in were scripts/ and its subfolders only, so the answer was "no"."""
+    monkeypatch.setenv("PROFILE_TYPE", "ASCEND_PROFILER")
+    _project(tmp_path)
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "train.py").write_text(TRAIN)
+    (tmp_path / "scripts" / "run_1p.sh").write_text("#!/bin/bash\ncd \"$(dirname \"$0\")\"\npython3 train.py\n")
+    code, lines = _usable(capsys, str(tmp_path / "scripts" / "run_1p.sh"))
+    assert (code, lines) == (1, ["usable data: unknown (run_1p.sh:3: " + UNKNOWN.format(marker="setup.py") + ")"])
+    # the folder they share is the project's top (a git work tree, or one with setup.py): nothing above it
+    (tmp_path / "scripts" / ".git").mkdir()
+    code, lines = _usable(capsys, str(tmp_path / "scripts" / "run_1p.sh"))
+    assert (code, lines) == (1, ["usable data: no (no launch switches profiling on)"])
+
+
+# SOLOv2's mmcv/mmcv/runner/runner.py, in shape: the import in a try, a message naming the module, a stand-in class,
+# and the profiler built far below
+GUARDED = ("import os\ntry:\n    from torch_npu.utils.profiler import Profile\nexcept ImportError:\n"
+           "    print('Profile not in torch_npu.utils.profiler now.. Auto Profile disabled.', flush=True)\n\n"
+           "    class Profile:\n        def __init__(self, *args, **kwargs):\n            pass\n\n\n"
+           "def run():\n    steps = 100\n"
+           "    profile = Profile(start_step=int(os.getenv('PROFILE_START_STEP', 10)),\n"
+           "                      profile_type=os.getenv('PROFILE_TYPE'))\n"
+           "    for step in range(steps):\n        profile.start()\n        profile.end()\n")
+
+
+def test_the_quoted_line_is_the_profilers_call(tmp_path, capsys, monkeypatch):
+    """The line quoted was the first naming profiling: the import (RUNNER), or a message the import's fallback prints
+    (SOLOv2's mmcv: line 27 of runner.py, against the Profile(...) call at line 320)."""
+    monkeypatch.setenv("PROFILE_TYPE", "ASCEND_PROFILER")
+    code, lines = _usable(capsys, _project(tmp_path, runner=GUARDED))
+    quoted = "line 14: `profile = Profile(start_step=int(os.getenv('PROFILE_START_STEP', 10)),`"
+    assert (code, lines) == (1, ["usable data: unknown (train_1p.sh:4: " + UNKNOWN.format(marker="setup.py").replace(
+        "line 6: `profile = Profile(start_step=10, profile_type=os.getenv('PROFILE_TYPE'))`", quoted) + ")"])

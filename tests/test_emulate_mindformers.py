@@ -371,3 +371,35 @@ def test_no_outside_reads_no_configuration_outside_the_project(read, capsys, tmp
         f"{shown}, the --config run_mindformer.py reads, is outside the project"
     assert "SECRET_TOKEN" not in out
     assert f"usable data: unknown (run.sh:1: {why}, which --no-outside leaves unread)" in out.splitlines()
+
+
+@pytest.mark.parametrize("how", ["chain", "variable", "link"])
+def test_no_outside_reads_no_configuration_outside_the_project_however_named(read, capsys, tmp_path_factory, how):
+    """A base_config of a base_config, reached by `..`; a --config from a variable; a --config through a link in the
+    project: none of it reaches the report under --no-outside (tests/test_fence.py for the other readers)."""
+    other = tmp_path_factory.mktemp("runner")
+    (other / "x.yaml").write_text(YAML.replace("./out", "/tmp/SECRET_TOKEN"))
+    (read / "configs" / "y.yaml").write_text("base_config: z.yaml\nprofile: True\n")
+    (read / "configs" / "z.yaml").write_text(f"base_config: {os.path.relpath(other / 'x.yaml', read / 'configs')}\n")
+    (read / "lnk").symlink_to(other)
+    (read / ".git").mkdir()
+    line = {"chain": "python run_mindformer.py --config configs/y.yaml --profile True",
+            "variable": f"CONF={other}/x.yaml\npython run_mindformer.py --config $CONF --profile True",
+            "link": "python run_mindformer.py --config lnk/x.yaml --profile True"}[how]
+    (read / "run.sh").write_text(line + "\n")
+    main(["emulate", "--cann", "8.5", "--cwd", str(read), "--", "bash", "run.sh"])
+    assert "SECRET_TOKEN" in capsys.readouterr().out            # read by default: a user's own launcher
+    for fmt in ("text", "json"):
+        assert main(["emulate", "--cann", "8.5", "--no-outside", "--format", fmt, "--cwd", str(read), "--", "bash",
+                     "run.sh"]) == 1
+        out = capsys.readouterr().out
+        assert "SECRET_TOKEN" not in out
+    n = 2 if how == "variable" else 1
+    why = {"chain": f"configs/y.yaml builds on {read / 'configs' / os.path.relpath(other / 'x.yaml', read / 'configs')}"
+                    ": outside the project",
+           "variable": f"{os.path.relpath(other / 'x.yaml', read)}, the --config run_mindformer.py reads, is outside "
+                       "the project",
+           "link": "lnk/x.yaml, the --config run_mindformer.py reads, is outside the project"}[how]
+    main(["emulate", "--cann", "8.5", "--no-outside", "--cwd", str(read), "--", "bash", "run.sh"])
+    assert f"usable data: unknown (run.sh:{n}: {why}, which --no-outside leaves unread)" in \
+        capsys.readouterr().out.splitlines()

@@ -345,3 +345,25 @@ def test_no_outside_reads_no_yaml_outside_the_project(capsys, tmp_path, tmp_path
     assert [line for line in capsys.readouterr().out.splitlines() if line.startswith(("train.py", "usable"))] == [
         "train.py: MindSpore's profiler collects (when args.need_profiler) (emulate train.py for its steps and "
         "folders)", "usable data: yes (where its conditions hold)"]      # as for a --config_path not known
+
+
+
+@pytest.mark.parametrize("how", ["variable", "link"])
+def test_no_outside_reads_no_yaml_outside_the_project_however_named(capsys, tmp_path, tmp_path_factory, how):
+    """A --config_path from a variable, relative with `..`; one through a link in the project."""
+    import os
+    other = tmp_path_factory.mktemp("runner")
+    (other / "x.yaml").write_text(YAML.replace("need_profiler: 0", "need_profiler: 1"))
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "lnk").symlink_to(other)
+    flags = "--config_path=lnk/x.yaml" if how == "link" else "--config_path=$C"
+    _answer(capsys, tmp_path, flags=flags)
+    if how == "variable":
+        (tmp_path / "run.sh").write_text(f"C={os.path.relpath(other / 'x.yaml', tmp_path)}\n"
+                                         f"python3 train.py --lr=0.01 {flags}\n")
+    main(["emulate", "--cwd", str(tmp_path), "--", "bash", "run.sh"])
+    assert "usable data: yes" in capsys.readouterr().out.splitlines()           # read by default
+    main(["emulate", "--no-outside", "--cwd", str(tmp_path), "--", "bash", "run.sh"])
+    assert [line for line in capsys.readouterr().out.splitlines() if line.startswith(("train.py", "usable"))] == [
+        "train.py: MindSpore's profiler collects (when args.need_profiler) (emulate train.py for its steps and "
+        "folders)", "usable data: yes (where its conditions hold)"]      # as for a --config_path not known

@@ -162,9 +162,8 @@ class LaunchSetup(NamedTuple):
     traps: List[Trap]           # flags given "False" that the script reads as true
 
 
-def prepare(launch: Launch, target, root: str, inside: Optional[str] = None) -> Optional[LaunchSetup]:
-    """The script of a launch analysed with the flags the launch passes (None: it cannot be read). inside: the
-    project's root under --no-outside (a configuration the launch names outside it is not read)."""
+def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
+    """The script of a launch analysed with the flags the launch passes (None: it cannot be read)."""
     import ast
     from .analysis import Context, Settings
     from ..source.files import ReadError, read_source
@@ -184,13 +183,11 @@ def prepare(launch: Launch, target, root: str, inside: Optional[str] = None) -> 
     cmd = launch.command            # (values/yaml_config.py reads these: a relative --config_path, unbound words)
     given.cwd = cmd.cwd[0] if len(cmd.cwd) == 1 and cmd.settled else None   # type: ignore[attr-defined]
     given.unbound = tuple(w.text for w in unknown)     # type: ignore[attr-defined]
-    given.inside = inside                               # type: ignore[attr-defined]
     if "config_path" in given:          # a YAML of mindspore-ai/models' config.py other than its default: its keys
         ctx.resolver.given = given
         table = flag_table(ctx)
         again, unknown = bind(launch, table, root, abbreviates)
         again.cwd, again.unbound = given.cwd, tuple(w.text for w in unknown)    # type: ignore[attr-defined]
-        again.inside = inside                           # type: ignore[attr-defined]
         given = again
     _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates,
                         f"{rel_path(launch.command.path, root)}:{launch.command.line}")

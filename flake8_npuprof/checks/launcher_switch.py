@@ -17,7 +17,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..shell.launches import MAX_LAUNCHES, opaque, steps
 from ..shell.walk import Walk
-from ..source.files import within
+from ..source.fence import within
 from .launch_setup import flag_table, prepare
 
 from ..source.said import aside, clause, said, so

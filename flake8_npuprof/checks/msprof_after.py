@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from typing import List, NamedTuple, Tuple
 
+from ..source import fence
 from ..source.said import Said, Text, aside, clause, logged, said, so
 
 # what a script does with a word it does not define, by how it reads its arguments
@@ -151,6 +152,7 @@ def _after_script(launch, candidates, table, inside: bool, reading: Reading) -> 
 def _piece_at(launch, a):
     """Where a piece of `--application="..."` is in the launcher (None: not written there as it reads)."""
     try:
+        fence.check(launch.command.path)
         with open(launch.command.path, encoding="utf-8", errors="replace") as fh:
             text = fh.read()
     except OSError:

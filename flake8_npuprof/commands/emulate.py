@@ -35,8 +35,9 @@ def add_parser(sub, add_target_options, add_selection_options) -> None:
                                                       "the current environment")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--no-outside", dest="outside", action="store_false", default=None,
-                   help="do not read scripts a launcher sources from outside the project (its configuration file's "
-                        "folder, else its git work tree, else the launcher's folder); for untrusted launchers in CI")
+                   help="read no file outside the project (the configuration file's folder, else the git work tree, "
+                        "else the folder of the launcher or script given): no script a launcher sources or starts, "
+                        "module it imports, configuration it names; for untrusted launchers in CI")
     p.add_argument("--outside", dest="outside", action="store_true", default=None,
                    help="read them (the default; overrides `outside = false` in the configuration)")
     p.add_argument("--against", metavar="PROF_DIR", default=None,
@@ -195,9 +196,9 @@ def resolve_target(args, path: str, environ, machine: Optional[dict] = None) -> 
 
 
 def inside_root(args, path: str) -> Optional[str]:
-    """The folder sourced scripts must stay in (--no-outside, or `outside = false` in the configuration):
-    the configuration file's folder, else the git work tree the launcher is in, else the launcher's
-    folder. None: any script is read."""
+    """The folder every file the emulation reads must stay in (--no-outside, or `outside = false` in the
+    configuration; source/fence.py): the configuration file's folder, else the git work tree the launcher (or the
+    Python script: `emulate SCRIPT.py` is fenced alike) is in, else its folder. None: any file is read."""
     from ..engine.selection import rule_codes
     from ..source.config import ConfigError, UsageError as ConfigUsageError, load_config
     start = os.path.dirname(os.path.abspath(path))

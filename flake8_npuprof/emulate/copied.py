@@ -28,6 +28,7 @@ from ..shell.launches import Launch
 from ..shell.parse import without_redirections
 from ..shell.state import Command
 from ..shell.walk import Walk
+from ..source import fence
 from ..source.text import StrValue
 from ..values.launch_args import Word
 
@@ -243,6 +244,7 @@ def _quoted(path: str, word, texts: Dict[str, str]) -> bool:
     """Whether the word is written with a quote or a backslash, which keeps bash from expanding its glob."""
     if path not in texts:
         try:
+            fence.check(path)
             with open(path, encoding="utf-8", errors="replace") as fh:
                 texts[path] = fh.read()
         except OSError:

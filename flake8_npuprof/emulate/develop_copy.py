@@ -7,10 +7,9 @@ or not at all, it is not. A profiler in that copy may run: the launch's answer i
 from __future__ import annotations
 
 import os
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
-from ..source import observed
-from ..source.files import within
+from ..source import fence, observed
 from ..source.prefilter import PROFILING_WORDS, code_only
 from ..values.project import MAX_IMPORTED, ROOT_LEVELS, Module, import_refs, load, on_path
 
@@ -21,13 +20,21 @@ MAX_FOLDERS = 64                              # the subfolders of one folder loo
 
 def launch_top(script: str, launcher_dir: str) -> str:
     """The project of a launch: the folder its script shares with its launcher's (the script's own, where they
-    share nothing but /)."""
+    share nothing but /). Where the script is in the launcher's own folder (scripts/run.sh starts scripts/train.py),
+    the folder above it too, so a copy beside that folder is looked in; not above a folder that is a project's top
+    itself (a git work tree, or one holding setup.py, pyproject.toml or setup.cfg), nor outside the fence."""
     here = os.path.dirname(os.path.abspath(script))
     try:
         top = os.path.commonpath([here, os.path.abspath(launcher_dir)])
     except ValueError:
         return here
-    return here if os.path.dirname(top) == top else top
+    if os.path.dirname(top) == top:
+        return here
+    above = os.path.dirname(top)
+    if top == here == os.path.abspath(launcher_dir) and above != top and not fence.outside(above) and \
+            not any(observed.exists(os.path.join(top, m)) for m in (".git", "setup.cfg") + MARKERS):
+        return above
+    return top
 
 
 def script_top(script: str) -> str:
@@ -71,11 +78,11 @@ def _subfolders(folder: str) -> List[str]:
     return [os.path.join(folder, n) for n in names[:MAX_FOLDERS] if n.isidentifier()]
 
 
-def profiling_copy(ls, top: str, inside: Optional[str] = None) -> str:
+def profiling_copy(ls, top: str) -> str:
     """Why the launch may profile through a copy to install that it imports and the launch's own path does not
     provide (sys_path.py, values/project.py): that copy's module naming profiling, or its imports too many to
-    follow; "" where it imports none, or none that names profiling. inside (--no-outside: the project's root): a file
-    of the copy that leads out of it (a link) is neither read nor quoted, and the copy is said to lead there."""
+    follow; "" where it imports none, or none that names profiling. Under --no-outside a file of the copy that leads
+    out of the project (a link) is neither read nor quoted, and the copy is said to lead there."""
     from .launcher import _names_in_code, named_line
     from .sys_path import launch_lookup
     script = ls.launch.script
@@ -95,8 +102,8 @@ def profiling_copy(ls, top: str, inside: Optional[str] = None) -> str:
                 if path is not None and path not in found:
                     found.append(path)
     for name, paths in starts.items():
-        outside = [p for p in paths if inside is not None and not within(p, inside)]
-        modules, more, beyond = _reached(lookup, [p for p in paths if p not in outside], inside)
+        outside = [p for p in paths if fence.outside(p)]
+        modules, more, beyond = _reached(lookup, [p for p in paths if p not in outside])
         beyond = outside[0] if outside else beyond
         named = [m for m in modules if PROFILING_WORDS.search(m.src.text) and _names_in_code(m.src.text)]
         hit = next((m.path for m in named if PROFILING_WORDS.search(code_only(m.src.text, strings=True))),
@@ -106,10 +113,11 @@ def profiling_copy(ls, top: str, inside: Optional[str] = None) -> str:
         folder, marker = held[name]
         root = os.path.dirname(folder)
         shown = os.path.relpath(folder, root).replace(os.sep, "/")
-        naming = f"{os.path.relpath(hit, root).replace(os.sep, '/')} there names profiling{named_line(hit)}" \
+        shown_line = profiler_call(next(m for m in named if m.path == hit)) if hit is not None else ""
+        naming = f"{os.path.relpath(hit, root).replace(os.sep, '/')} there names profiling" \
+            f"{shown_line or named_line(hit)}" \
             if hit is not None else "it imports more modules there than are followed here" if more else \
-            f"its {os.path.relpath(str(beyond), root).replace(os.sep, '/')} leads outside the project, which " \
-            "--no-outside leaves unread"
+            f"its {os.path.relpath(str(beyond), root).replace(os.sep, '/')} leads {fence.WHY}"
         return (f"{os.path.basename(script)} imports {name}, which the project holds as a copy to install "
                 f"({shown}/, with {marker}): {naming}; that copy may be the {name} the job imports (`pip install -e` "
                 f"or `python setup.py develop` there makes Python import that folder's code): which {name} it imports "
@@ -117,10 +125,40 @@ def profiling_copy(ls, top: str, inside: Optional[str] = None) -> str:
     return ""
 
 
-def _reached(lookup, paths: List[str], inside: Optional[str] = None) -> Tuple[List[Module], bool, Optional[str]]:
+def profiler_call(module: Module) -> str:
+    """" (line N: `...`)" at the first call of a name the module imports from a profiling module (`Profile(...)`
+    after `from torch_npu.utils.profiler import Profile`): where its profiler is built, which the import is not, nor
+    a message naming the module (SOLOv2's mmcv prints one where the import fails); "" where it calls none."""
+    import ast
+    text = module.src.text
+    lines = text.split("\n")
+    names: Set[str] = set()
+    try:
+        tree = module.tree
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and node.lineno <= len(lines) and \
+                PROFILING_WORDS.search("\n".join(lines[node.lineno - 1:node.end_lineno or node.lineno])):
+            names.update((a.asname or a.name).partition(".")[0] for a in node.names if a.name != "*")
+    calls = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            head = node.func
+            while isinstance(head, ast.Attribute):
+                head = head.value
+            if isinstance(head, ast.Name) and head.id in names:
+                calls.append(node.lineno)
+    if not calls or min(calls) > len(lines):
+        return ""
+    shown = lines[min(calls) - 1].strip()
+    return f" (line {min(calls)}: `{shown if len(shown) <= 80 else shown[:77] + '...'}`)"
+
+
+def _reached(lookup, paths: List[str]) -> Tuple[List[Module], bool, Optional[str]]:
     """The modules these files are and import, transitively, breadth first; whether there were more than are
-    followed (MAX_IMPORTED * 16, as launcher.py reads a package's worth); and the first module found outside inside
-    (--no-outside), which is not read on."""
+    followed (MAX_IMPORTED * 16, as launcher.py reads a package's worth); and the first module found outside the
+    project under --no-outside, which is not read on."""
     out: List[Module] = []
     beyond: Optional[str] = None
     seen = set()
@@ -136,9 +174,10 @@ def _reached(lookup, paths: List[str], inside: Optional[str] = None) -> Tuple[Li
         module = queue.pop(0)
         out.append(module)
         for level, parts in module.refs:
+            refused = len(lookup.outside)
             found = lookup.module(module.path, level, parts) if parts or level else None
-            if found is not None and inside is not None and not within(found.path, inside):
-                beyond = beyond or found.path
+            if len(lookup.outside) > refused:       # (--no-outside: found outside the project, not read)
+                beyond = beyond or lookup.outside[-1]
                 continue
             if found is not None and found.path not in seen:
                 seen.add(found.path)

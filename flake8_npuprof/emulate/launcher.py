@@ -82,7 +82,7 @@ def emulate_launch(w: Walk, launch: Launch, target, base, environ=None) -> Tuple
     from ..setups.inventory import Mode, OptionsArg, ScriptSetup
     root = w.root
     env, unknown = launch_env(launch, base, root, environ)
-    ls = prepare(launch, target, root, w.inside) if launch.script else None
+    ls = prepare(launch, target, root) if launch.script else None
     results: list = []
     if ls is not None:
         from .replay import changes_directory
@@ -365,4 +365,6 @@ def imported_profiling(ls: "LaunchSetup") -> Optional[str]:
     named = [m for m in modules if PROFILING_WORDS.search(m.src.text) and _names_in_code(m.src.text)]
     hit = next((m.path for m in named if PROFILING_WORDS.search(code_only(m.src.text, strings=True))),
                named[0].path if named else None)
+    if hit is None and lookup.outside:
+        return lookup.outside[0]        # (--no-outside: a module found outside the project may name one, unread)
     return hit if hit is not None or len(modules) < MAX_IMPORTED * 16 else ""

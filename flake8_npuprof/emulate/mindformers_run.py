@@ -25,7 +25,7 @@ import os
 from typing import Dict, List, Optional, Tuple
 
 from ..knowledge import mindformers as K
-from ..source.files import within
+from ..source import fence
 from ..source.text import HOLE
 from . import schedule_run as S
 from .mindspore_run import UNREAD
@@ -51,7 +51,7 @@ def follow(w, launch, ls, target, environ):
         return None             # (under msprof the collector's own answer decides: msprof_launch.py)
     decided: List[str] = []
     try:
-        verdict, why = _answer(launch, ls, decided, w.inside)
+        verdict, why = _answer(launch, ls, decided)
     except Answer as a:
         verdict, why = a.verdict, a.why
     env = launch.command.env.get("MS_PROFILER_OPTIONS")
@@ -235,8 +235,8 @@ def _parser(tree: ast.AST) -> argparse.ArgumentParser:
 
 # ---------------------------------------------------------------- the configuration
 
-def _answer(launch, ls, decided: List[str], inside: Optional[str] = None) -> Tuple[str, str]:
-    from ..source.run_config import Unread, load
+def _answer(launch, ls, decided: List[str]) -> Tuple[str, str]:
+    from ..source.run_config import Outside, Unread, load
     script = os.path.basename(launch.script)
     _check_code(launch, ls)
     words = [w.text for w in launch.args]
@@ -255,18 +255,15 @@ def _answer(launch, ls, decided: List[str], inside: Optional[str] = None) -> Tup
     shown = os.path.relpath(path, folder).replace(os.sep, "/")
     if not os.path.isfile(path):
         raise Answer("unknown", f"{shown}, the --config {script} reads (from its own folder), is not there now")
-    if inside is not None and not within(path, inside):
+    if fence.outside(path):
         # (--no-outside: a launcher from an untrusted pull request names what is read; its sourced files alike)
-        raise Answer("unknown", f"{shown}, the --config {script} reads, is outside the project, which --no-outside "
-                     "leaves unread")
+        raise Answer("unknown", f"{shown}, the --config {script} reads, is {fence.WHY}")
     try:
         config = load(path)
+    except Outside as e:            # (a base_config it names, or one of those names)
+        raise Answer("unknown", f"{shown} builds on {e.path}: {fence.WHY}") from None
     except Unread as e:
         raise Answer("unknown", f"the configuration is not read: {str(e).replace(folder + os.sep, '')}") from None
-    beyond = next((f for f, _ in config.where.values() if inside is not None and not within(f, inside)), None)
-    if beyond is not None:          # (a base_config it names)
-        raise Answer("unknown", f"{shown} builds on {beyond}: outside the project, which --no-outside "
-                     "leaves unread")
     where: Dict[str, str] = {k: f"{os.path.relpath(f, folder).replace(os.sep, '/')}:{n}"
                              for k, (f, n) in config.where.items()}
     values = _configured(config.values, args, rest, where, script)

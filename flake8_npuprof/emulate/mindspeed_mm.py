@@ -343,7 +343,7 @@ def _yaml_lines(node, path: Tuple[str, ...], lines: Dict[Tuple[str, ...], int], 
 def read_tool(given: str, cwd: str, shown_from: str, json_only: bool = False) -> Tool:
     """The tool configuration MMConfig makes of `--mm-tool given` in a process started in cwd (json_only: it reads
     every file as JSON)."""
-    from ..source import observed
+    from ..source import fence, observed
     path = os.path.realpath(os.path.join(cwd, given))
     shown = os.path.relpath(path, shown_from).replace(os.sep, "/") if os.path.isabs(shown_from) else path
     sig = observed.note(path)
@@ -354,6 +354,7 @@ def read_tool(given: str, cwd: str, shown_from: str, json_only: bool = False) ->
     if not json_only and not path.endswith((".json", ".yaml")):
         raise Raises(f"{given} ends in neither .json nor .yaml, so MMConfig makes nothing of it")
     try:
+        fence.check(path)
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
@@ -456,7 +457,7 @@ def follow(w, launch, ls, target, environ):
 def _answer(w, launch, code: Code, environ) -> Optional[Tuple[str, str]]:
     from ..checks.launch_setup import bind
     from ..knowledge import global_args as K
-    from ..source.files import within
+    from ..source import fence
     from ..values.global_args import framework_flag
     from ..values.launch_args import OPEN
     train = os.path.basename(code.training)
@@ -503,7 +504,7 @@ def _answer(w, launch, code: Code, environ) -> Optional[Tuple[str, str]]:
     if cwd is None:
         return refused(unless) if zero else \
             ("unknown", f"--mm-tool {g.text} ({g.where}) is taken from the folder the job runs in, not known here")
-    if w.inside is not None and not within(os.path.join(cwd, g.text), w.inside):
+    if fence.outside(os.path.join(cwd, g.text)):
         # (--no-outside: a launcher from an untrusted pull request names what is read; its sourced files alike)
         return refused(unless) if zero else \
             ("unknown", f"--mm-tool {g.text} ({g.where}) is outside the project, which --no-outside does not read")

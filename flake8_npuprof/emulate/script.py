@@ -41,6 +41,7 @@ from .runtime import Env
 from ..knowledge.targets import Target
 from ..shell.launches import TYPED
 from ..shell.words import MAX_LAUNCHER
+from ..source.fence import fenced, root
 from .replay import EXIT_PROBLEM, UsageError, emulate_text, finish, run_dir, starts_python
 from .render import (HEADLINE_WIDTH, _conditions, _display, headline, render_json, render_text,  # noqa: F401
                      not_replayed, report_json, result_json, target_line, unknown_reasons)
@@ -73,7 +74,14 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
                  graph: Optional[str] = None, against: Optional[str] = None, environ=None,
                  inside: Optional[str] = None, launcher_args=None, typed: Optional[str] = None) -> dict:
     """launcher_args: what a shell launcher is started with (`emulate run.sh -- --profiling=True`), None: not
-    known (each `$1` is then a value not known statically); typed: its path as typed at the prompt (its `$0`)."""
+    known (each `$1` is then a value not known statically); typed: its path as typed at the prompt (its `$0`);
+    inside: the project's root under --no-outside, outside which nothing is read (source/fence.py)."""
+    with fenced(inside):
+        return _emulate_path(path, target, cwd, use_env, graph, against, environ, launcher_args, typed)
+
+
+def _emulate_path(path: str, target: Target, cwd: Optional[str], use_env: bool, graph: Optional[str],
+                  against: Optional[str], environ, launcher_args, typed: Optional[str]) -> dict:
     from ..source.files import ReadError, read_source
     if os.path.isdir(path):
         raise UsageError(f"{path} is a directory: give one script (npuprof check takes directories)")
@@ -93,7 +101,7 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
     if launcher_args is not None and source.kind == "python":
         # `emulate train.py -- ARG...`: the script started with its flags, as `python3 train.py ARG...` is
         script = os.path.relpath(os.path.abspath(path), given_cwd or os.getcwd())
-        return emulate_command(["python3", script, *launcher_args], target, given_cwd, use_env, environ, inside)
+        return emulate_command(["python3", script, *launcher_args], target, given_cwd, use_env, environ, root())
     if source.kind == "shell":
         cwd = given_cwd or os.path.dirname(os.path.abspath(path))     # never the caller's directory
     if source.kind == "shell" and len(source.text) > MAX_LAUNCHER:
@@ -107,7 +115,7 @@ def emulate_path(path: str, target: Target, cwd: Optional[str] = None, use_env: 
     if source.kind == "shell" and graph is None and against is None:
         from .sequence import emulate_launcher      # every launch it runs, with its env and flags
         caller = (environ if environ is not None else os.environ) if use_env else None
-        launched = emulate_launcher(path, target, given_cwd, env, caller, inside, launcher_args, typed=typed)
+        launched = emulate_launcher(path, target, given_cwd, env, caller, launcher_args, typed=typed)
         if launched is not None:
             launched["env"] = use_env
             return launched
@@ -216,7 +224,14 @@ def emulate_command(words, target: Target, cwd: Optional[str] = None, use_env: b
     --profiling=True`, `python3 train.py --epochs 1`, `msprof --output=out python3 train.py`, `torchrun ...`),
     started in the current directory (or --cwd), which is where such a command runs. A shell script with its
     arguments is that launcher's emulation (`emulate X.sh -- ARG...` started there); anything else is read as
-    a launcher of that one line."""
+    a launcher of that one line. inside: the project's root under --no-outside, outside which nothing is read
+    (source/fence.py)."""
+    with fenced(inside):
+        return _command(words, target, cwd, use_env, environ)
+
+
+def _command(words, target: Target, cwd: Optional[str], use_env: bool, environ) -> dict:
+    """emulate_command inside the fence."""
     import shlex
     from ..shell.command_line import SHELLS, _SCRIPT_PATH
     words = list(words)
@@ -229,7 +244,7 @@ def emulate_command(words, target: Target, cwd: Optional[str] = None, use_env: b
         script = os.path.join(start, os.path.expanduser(words[k]))
         if not os.path.isfile(script):
             raise UsageError(f"{words[k]}: no such launcher in {start}")
-        launched = emulate_path(script, target, cwd=start, use_env=use_env, environ=environ, inside=inside,
+        launched = emulate_path(script, target, cwd=start, use_env=use_env, environ=environ, inside=root(),
                                 launcher_args=words[k + 1:], typed=os.path.expanduser(words[k]))
         if os.path.basename(words[0]) == "sh":
             launched["sh"] = _dash_note(words[0], words[k], script)
@@ -238,7 +253,7 @@ def emulate_command(words, target: Target, cwd: Optional[str] = None, use_env: b
     env = base_env(use_env, environ if environ is not None else os.environ)
     caller = (environ if environ is not None else os.environ) if use_env else None
     line = " ".join(shlex.quote(w) for w in words) + "\n"
-    report = emulate_launcher(os.path.join(start, COMMAND), target, start, env, caller, inside, text=line)
+    report = emulate_launcher(os.path.join(start, COMMAND), target, start, env, caller, text=line)
     if report is None:                  # as for a launcher of that line (emulate_path)
         report = finish(COMMAND, [], target, start, env, None, None, use_env)
         report["unmodelled"] = starts_nothing(COMMAND, False)

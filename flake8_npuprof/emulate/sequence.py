@@ -22,7 +22,8 @@ from ..shell.launches import MAX_LAUNCHES, Launch, opaque, passer, steps
 from ..shell.parse import without_redirections
 from ..shell.state import MAX_BYTES
 from ..shell.walk import Walk
-from ..source.files import ReadError, decode_shell, read_bytes, within
+from ..source import fence
+from ..source.files import ReadError, decode_shell, read_bytes
 from ..source.text import HOLE
 from .environment import Environment
 from .launcher import emulate_launch, imported_profiling, launch_info, named_line
@@ -52,21 +53,19 @@ class Run(NamedTuple):
         return not self.launch.command.conditional
 
 
-def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
-                     inside: Optional[str] = None, args=None, text: Optional[str] = None,
-                     typed: Optional[str] = None) -> Optional[dict]:
+def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None, args=None,
+                     text: Optional[str] = None, typed: Optional[str] = None) -> Optional[dict]:
     """`npuprof emulate LAUNCHER.sh [-- ARG...]`: the report over every launch it runs (None: it runs none).
-    inside: the project's root, when sourced scripts outside it must not be read (--no-outside); args: the
-    launcher's arguments (None: not known); text: the launcher's text when it is not a file (a command line);
+    args: the launcher's arguments (None: not known); text: the launcher's text when it is not a file (a command line);
     typed: its path as typed (`emulate -- bash scripts/run.sh`: its `$0`)."""
-    w = Walk(path, cwd, inside, args, typed).run(text)
-    w.found_from = _found_from_own_folder(w, path, inside, args, text, typed)
+    w = Walk(path, cwd, args, typed).run(text)
+    w.found_from = _found_from_own_folder(w, path, args, text, typed)
     w.dropped = []
     w.ignored = []
     if args is not None:
         from ..checks.launcher_switch import dropped_switches
         w.dropped = dropped_switches(w.launcher_text(), path, target, args, cwd, unreaching=w.unreaching)
-        w.ignored = _changes_nothing(w, path, cwd, inside, args, text, typed)
+        w.ignored = _changes_nothing(w, path, cwd, args, text, typed)
     report = _emulate_walk(w, path, target, base, environ)
     if w.stopped:
         report = _stopped(w, path, report, target, base)
@@ -84,7 +83,7 @@ def emulate_launcher(path: str, target, cwd: Optional[str], base, environ=None,
     return report
 
 
-def _changes_nothing(w: Walk, path: str, cwd, inside, args, text, typed=None) -> List[str]:
+def _changes_nothing(w: Walk, path: str, cwd, args, text, typed=None) -> List[str]:
     """The profiling arguments given to the launcher (a word with "prof" in its option's name) that its argument
     loop does not test (NPP015's walks judge those), and without which, or with its value turned, every launch is the
     same (ResNet101's launcher documents --profiling in its help text and reads only --data_path and --device_id)."""
@@ -107,7 +106,7 @@ def _changes_nothing(w: Walk, path: str, cwd, inside, args, text, typed=None) ->
             turned = "True" if value.lower() in ("", "false", "0", "no", "off", "none") else "False"
             others.append(list(args[:k]) + [f"{name}={turned}"] + list(args[k + 1:]))
         seen = launches_seen(w)
-        walks = (Walk(path, cwd, inside, a, typed).run(text) for a in others)
+        walks = (Walk(path, cwd, a, typed).run(text) for a in others)
         if all(not o.stopped and launches_seen(o) == seen for o in walks):
             out.append(arg)
     return out
@@ -177,7 +176,7 @@ def _unquoted(line: str) -> str:
     return "".join(out)
 
 
-def _found_from_own_folder(w: Walk, path: str, inside, args, text, typed: Optional[str] = None) -> dict:
+def _found_from_own_folder(w: Walk, path: str, args, text, typed: Optional[str] = None) -> dict:
     """(file, line) of each launch whose script is not found where its launcher was started (--cwd, or the
     current directory of a typed command) -> (that script, found when the launcher is started in its own folder
     instead; that folder). Model-zoo launchers take their paths from `pwd` and are meant to be started in their own
@@ -198,11 +197,11 @@ def _found_from_own_folder(w: Walk, path: str, inside, args, text, typed: Option
     walks: List[Tuple[str, Optional[list], Optional[str], Optional[str], Optional[str], set]] = \
         [(path, args, text, None, None, unfound)] if w.start != w.root else \
         [(path, args, text, above, os.path.relpath(w.launcher, above), settled)] \
-        if settled and above != w.root and (inside is None or within(above, inside)) else []
+        if settled and above != w.root and not fence.outside(above) else []
     walks += [(full, None if given is None else list(given), None, None, None, unfound) for full, given, _ in
               w.children_elsewhere if any(p == full for p, _ in unfound)]
     for launcher, given, given_text, cwd, as_typed, wanted in walks:
-        own = Walk(launcher, cwd, inside, given, as_typed).run(given_text)
+        own = Walk(launcher, cwd, given, as_typed).run(given_text)
         for la in map(lambda la: _copied(own, la), steps(own)):
             if la.script and (la.command.path, la.command.line) in wanted:
                 found.setdefault((la.command.path, la.command.line), (la.script, own.start))
@@ -409,8 +408,8 @@ def _held_below(cmd, module: str) -> Optional[Tuple[str, str]]:
     does not hold it itself (OpenCLIP's src/open_clip_train/main.py, run from the project's top once installed), else
     None. At most 64 folders are looked in."""
     from ..values.project import on_path
-    if len(cmd.cwd) != 1 or HOLE in module or "<unknown>" in module:
-        return None
+    if len(cmd.cwd) != 1 or HOLE in module or "<unknown>" in module or fence.outside(cmd.cwd[0]):
+        return None             # (--no-outside: a folder outside the project is not listed either)
     try:
         with os.scandir(cmd.cwd[0]) as it:
             subs = sorted(e.name for e in it if e.is_dir() and not e.name.startswith("."))[:64]
@@ -537,7 +536,7 @@ def _run(w: Walk, launch: Launch, index: int, target, base, environ) -> Run:
     if verdict == "no profiling" and ls is not None:
         # a copy to install in the project that the job may import names profiling (SOLOv2's mmcv/)
         from .develop_copy import launch_top, profiling_copy
-        copy = profiling_copy(ls, launch_top(launch.script, w.root), w.inside)
+        copy = profiling_copy(ls, launch_top(launch.script, w.root))
         if copy:
             verdict, why, profiles, cause = "unknown", copy, None, False
             report = dict(report, unmodelled=copy)
@@ -567,11 +566,9 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
         followed = follow_mindspeed_mm(w, launch, ls, target, environ)
     if other is None and followed is None:
         return None
-    if other and other != launch.script and followed is None and w.inside is not None and \
-            not within(other, w.inside):
+    if other and other != launch.script and followed is None and fence.outside(other):
         # --no-outside: a module outside the project is neither replayed nor quoted (as a sourced file is not read)
-        why = f"{os.path.basename(launch.script)} imports {other}: outside the project, which --no-outside " \
-            "leaves unread"
+        why = f"{os.path.basename(launch.script)} imports {other}: {fence.WHY}"
         return "unknown", why, None, dict(report, unmodelled=why), (), False
     if other and other != launch.script and followed is None:
         from .imported import follow
@@ -656,7 +653,7 @@ def follow_script(path: str, target, cwd: Optional[str], base, environ=None) -> 
     cwd = cwd or os.path.dirname(os.path.abspath(path))    # (a script that moves itself: its imports are not moved)
     w = Walk(os.path.join(cwd, TYPED), cwd).run(f"python3 {shlex.quote(os.path.abspath(path))} \"$@\"\n")
     found = launches(w)
-    ls = prepare(found[0], target, w.root, w.inside) if len(found) == 1 else None
+    ls = prepare(found[0], target, w.root) if len(found) == 1 else None
     other = imported_profiling(ls) if ls is not None and not ls.setups else None
     if ls is not None and other is None:
         # a copy to install in the project that the job may import names profiling (as a launch of it says)

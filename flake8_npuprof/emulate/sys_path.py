@@ -15,7 +15,7 @@ from typing import Optional, Tuple
 
 from ..source import observed
 from ..source.text import HOLE
-from ..values.project import Lookup, Module, load, on_path
+from ..values.project import Lookup, Module, on_path
 from ..values.resolve import DENYLIST
 
 
@@ -50,7 +50,7 @@ class LaunchLookup(Lookup):
             path = observed.remembered(self._found, (self.sys_path, 0, tuple(parts)),
                                        lambda: on_path(self.sys_path, parts))
             if path is not None and os.path.abspath(path) != self.filename:
-                return load(path)
+                return self.load(path)
         return super().module(importer, level, parts)
 
 

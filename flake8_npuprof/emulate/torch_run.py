@@ -17,6 +17,7 @@ from typing import Callable, Dict, List, Mapping, NamedTuple, Optional, Tuple
 
 from ..knowledge import torch_npu as K
 from ..knowledge.targets import Target
+from ..source import fence
 from ..source.text import HOLE
 from . import schedule_run as S
 from .environment import Environment
@@ -200,7 +201,9 @@ def dynamic_config(ctx, names, call: ast.stmt | ast.expr, folder_node: Optional[
     else:
         data["config"] = path
         why = f"{head} what is collected, and when, is read at run time from {path}"
-        if os.path.isfile(path):
+        if fence.outside(path):         # (--no-outside: the script, or the launcher, names the folder)
+            why = f"{why}: {fence.WHY}"
+        elif os.path.isfile(path):
             try:
                 with open(path, encoding="utf-8") as fh:
                     found = check_text(fh.read())

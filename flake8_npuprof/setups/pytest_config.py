@@ -21,7 +21,7 @@ import os
 import sys
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
-from ..source import observed
+from ..source import fence, observed
 
 CONFIG_NAMES = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
 INI_SECTIONS = {"pytest.ini": "pytest", ".pytest.ini": "pytest", "tox.ini": "pytest", "setup.cfg": "tool:pytest"}
@@ -149,6 +149,8 @@ def _words(value) -> Optional[List[str]]:
 
 def _settings(path: str, name: str):
     """The file's pytest settings; None where it holds none (pytest looks further up); why, where it is not read."""
+    if fence.outside(path):             # (found looking up from the script: above the project's root)
+        return f"which is {fence.WHY}"
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_CONFIG + 1)

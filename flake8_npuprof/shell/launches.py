@@ -15,7 +15,7 @@ import os
 import re
 from typing import TYPE_CHECKING, Iterator, List, MutableMapping, NamedTuple, Optional, Sequence, Tuple, cast
 
-from ..source.files import within
+from ..source import fence
 from ..source.observed import isfile
 from ..source.text import HOLE, StrValue
 from ..values.launch_args import Word
@@ -87,7 +87,7 @@ def steps(walk: Walk) -> List[Launch]:
     MAX_LAUNCHES + 1 are returned: one more than that says the rest was not followed."""
     out = []
     for cmd in walk.commands:
-        found = _launch(cmd, walk.start, walk.inside)
+        found = _launch(cmd, walk.start)
         if found is not None:
             out.append(found)
             if len(out) > MAX_LAUNCHES:
@@ -105,17 +105,17 @@ def launches_in(walk: Walk, path: str) -> Iterator[Launch]:
     stops at MAX_LAUNCHES + 1 of all files')."""
     for cmd in walk.commands:
         if cmd.path == path:
-            found = _launch(cmd, walk.start, walk.inside)
+            found = _launch(cmd, walk.start)
             if found is not None:
                 yield found
 
 
-def _launch(cmd: Command, start: str, inside: Optional[str] = None) -> Optional[Launch]:
+def _launch(cmd: Command, start: str) -> Optional[Launch]:
     found = _launch_of(cmd, start)
-    if found is not None and found.script and inside is not None and not within(found.script, inside):
+    if found is not None and found.script and fence.outside(found.script):
         # --no-outside: a script outside the project is not read, as a sourced file is not (its values would be shown)
-        found = found._replace(script="", args=(), module="", missing=f"{found.script} is outside the project, which "
-                               "--no-outside leaves unread", named=found.script)
+        found = found._replace(script="", args=(), module="", missing=f"{found.script} is {fence.WHY}",
+                               named=found.script)
     if found is not None and cmd.under is not None and found.msprof is None:
         # inside a shell script msprof started: msprof's configuration reaches it through the environment
         from .msprof_run import msprof_application
@@ -718,10 +718,9 @@ def msprof_timeout(launch: Launch) -> Tuple[str, str]:
     return "", ""
 
 
-def walk(launcher: str, cwd: Optional[str] = None, text: Optional[str] = None,
-         inside: Optional[str] = None) -> Tuple[Walk, List[Launch]]:
+def walk(launcher: str, cwd: Optional[str] = None, text: Optional[str] = None) -> Tuple[Walk, List[Launch]]:
     """The walk of a launcher (its commands, sourced files) and the Python scripts it starts."""
-    w = Walk(launcher, cwd, inside).run(text)
+    w = Walk(launcher, cwd).run(text)
     return w, launches(w)
 
 

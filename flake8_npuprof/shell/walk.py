@@ -16,7 +16,8 @@ import os
 import re
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from ..source.files import rel_path, within
+from ..source import fence
+from ..source.files import rel_path
 from ..source.text import HOLE, Run, SourceText, StrValue
 from ..values.launch_args import Word
 from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
@@ -136,13 +137,12 @@ def _nameref(text: str) -> bool:
 
 
 class Walk(Expander, Compounds):
-    def __init__(self, launcher: str, cwd: Optional[str] = None, inside: Optional[str] = None,
-                 args: Optional[Sequence[str]] = None, typed: Optional[str] = None):
-        """inside: the project's root, when sourced scripts outside it must not be read (--no-outside); args: the
-        launcher's arguments (`emulate LAUNCHER -- ARG...`), None when not known (check, the language server);
-        typed: the launcher's path as it was typed (`emulate -- bash scripts/run.sh`), bash's `$0`."""
+    def __init__(self, launcher: str, cwd: Optional[str] = None, args: Optional[Sequence[str]] = None,
+                 typed: Optional[str] = None):
+        """args: the launcher's arguments (`emulate LAUNCHER -- ARG...`), None when not known (check, the language
+        server); typed: the launcher's path as it was typed (`emulate -- bash scripts/run.sh`), bash's `$0`. Under
+        --no-outside nothing outside the project is sourced or walked (source/fence.py)."""
         self.launcher = os.path.abspath(launcher)
-        self.inside = inside
         self.root = os.path.dirname(self.launcher)
         # where the shell starts: the given directory, else the launcher's own, never the caller's (the answer must
         # not depend on where emulate is run from); `cd` moves it
@@ -925,8 +925,8 @@ class Walk(Expander, Compounds):
                 if target.known else None
             line = src.position(spans[0][0])[0]
             why = ""
-            if full is not None and self.inside is not None and not within(full, self.inside):
-                why = "outside the project, which --no-outside leaves unread"
+            if full is not None and fence.outside(full):
+                why = fence.WHY
             elif full is not None and depth < MAX_SOURCED:
                 self._acts.append(op not in ("&&", "||") and not self._apart_cmd and self._sure_e)
                 try:
@@ -1084,7 +1084,7 @@ class Walk(Expander, Compounds):
         --no-outside, unreadable, or already running: `bash $0` per device): unknown then."""
         full = self.find(word.text, (self.dirs if self.rounds is None else ()) or (self.root,), self.made_here) \
             if word.known else None
-        if full is None or (self.inside is not None and not within(full, self.inside)) or \
+        if full is None or fence.outside(full) or \
                 full in self._chain or full == self.launcher:
             return False
         background = op == "&"

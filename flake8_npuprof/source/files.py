@@ -14,6 +14,7 @@ from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Protoco
 
 from flake8.defaults import NOQA_FILE, NOQA_INLINE_REGEXP
 
+from . import fence
 from .observed import reading
 
 # Folders never searched unless --exclude replaces this list: version control, caches, virtual
@@ -115,12 +116,6 @@ def inside(path: str, folder: str) -> bool:
     return os.path.realpath(path).startswith(folder)
 
 
-def within(path: str, root: str) -> bool:
-    """Whether path, its links resolved, is root or inside it."""
-    real, top = os.path.realpath(path), os.path.realpath(root)
-    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
-
-
 def rel_path(path: str, root: str) -> str:
     """A path as a report shows it: relative to root, else (outside it, or on another drive) its base name."""
     try:
@@ -196,6 +191,8 @@ _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 def _open_fd(path: str) -> int:
     """A descriptor of a regular file, opened for reading. A FIFO, device or socket is refused before it is opened
     (reading one blocks or never ends); the caller checks the descriptor again in case the path changed."""
+    if fence.outside(path):            # emulate --no-outside: whoever asks, nothing outside the project is read
+        raise ReadError(f"not read: {fence.WHY}")
     reading(path)                      # a file the analysis reads (a sibling module, a launched script), or misses
     try:
         what = _not_regular(os.stat(path).st_mode)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
+from . import fence
 from .files import ReadError, read_source
 
 BASE = "base_config"
@@ -24,6 +25,14 @@ class RunConfig(NamedTuple):
 
 class Unread(Exception):
     """The configuration cannot be read: the reason, said as a user reads it."""
+
+
+class Outside(Unread):
+    """A file of the configuration (path) is outside the project under emulate --no-outside: not read."""
+
+    def __init__(self, path: str):
+        super().__init__(f"{path} is {fence.WHY}")
+        self.path = path
 
 
 def load(path: str, text: Optional[str] = None) -> RunConfig:
@@ -82,6 +91,8 @@ def _load(path: str, files: List[str], text: Optional[str] = None) -> Tuple[dict
     if path in files:
         raise Unread(f"{path} names itself as a base_config, through {files[-1]}")
     files.append(path)
+    if text is None and fence.outside(path):
+        raise Outside(path)
     if text is None:
         try:
             text = read_source(path).text

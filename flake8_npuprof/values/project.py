@@ -29,7 +29,7 @@ from functools import cached_property
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .resolve import DENYLIST, FLAGS_OBJECTS, Resolver, may_define_flags
-from ..source import observed
+from ..source import fence, observed
 from ..source.sites import dotted
 from ..source.text import SourceText, StrValue
 from .ops import NONE_NOTE, C, D, L, S, U
@@ -150,6 +150,8 @@ def _escapes(path: str) -> bool:
 def load(path: str) -> Optional[Module]:
     """The module at path (cached by mtime and size), or None when it cannot or must not be read."""
     path = os.path.abspath(path)
+    if fence.outside(path):
+        return None                         # emulate --no-outside (its callers say so), nor taken from the cache
     if _escapes(path):
         # not read, nor hashed for the cache: the result cannot list what it rests on, so it is not cached
         observed.incomplete()
@@ -348,6 +350,8 @@ class Lookup:
         self._found: dict = {}              # (importer's folder, level, parts) -> (path or None, paths probed)
         self._roots: dict = {}              # importer's folder -> its search path, during one question
         self.exhausted = False              # a sibling's evaluation ran out of its budget
+        self.outside: List[str] = []        # modules its imports found outside the project, a path each time
+                                            # (--no-outside): not read
 
     def module(self, importer: str, level: int, parts: Sequence[str]) -> Optional[Module]:
         if not level and parts and parts[0] in DENYLIST:
@@ -355,6 +359,14 @@ class Lookup:
         key = (os.path.dirname(importer), level, tuple(parts))
         path = observed.remembered(self._found, key, lambda: find_module(importer, level, parts, self._roots))
         if path is None or os.path.abspath(path) == self.filename:
+            return None
+        return self.load(path)
+
+    def load(self, path: str) -> Optional[Module]:
+        """The module an import finds at path; None, and the path kept in `outside`, where the fence of
+        emulate --no-outside keeps it unread (source/fence.py)."""
+        if fence.outside(path):
+            self.outside.append(path)
             return None
         return load(path)
 

@@ -269,11 +269,10 @@ def _default(get_config: ast.AST, literals: Dict[str, str]) -> Optional[str]:
     return None
 
 
-def load(module_path: str, shape: Shape, config_path: Optional[str], cwd: Optional[str],
-         inside: Optional[str] = None) -> Optional[Loaded]:
+def load(module_path: str, shape: Shape, config_path: Optional[str], cwd: Optional[str]) -> Optional[Loaded]:
     """The YAML the module reads: `--config_path` as the launch passes it (relative to the process's folder, cwd),
     else the default beside the module; None where it is not known or not read as the module reads it, or is outside
-    inside (--no-outside: the project's root)."""
+    the project under --no-outside (source/fence.py)."""
     if config_path is None:
         path = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(module_path)), shape.default))
     elif os.path.isabs(config_path):
@@ -282,10 +281,9 @@ def load(module_path: str, shape: Shape, config_path: Optional[str], cwd: Option
         path = os.path.normpath(os.path.join(cwd, config_path))
     else:
         return None
-    if inside is not None:
-        from ..source.files import within
-        if not within(path, inside):
-            return None
+    from ..source import fence
+    if fence.outside(path):
+        return None
     from ..source import observed
     sig = observed.note(path)
     if sig[0] != "file":
@@ -385,7 +383,7 @@ def loaded_for(module, shape: Shape, given) -> Optional[Loaded]:
         return None
     if shape.arrays and given is not None and any(is_array(getattr(g, "text", None) or "") for g in given.values()):
         return None             # (a value its Config converts: whether that raises is not read here)
-    loaded = load(module.path, shape, config_path, cwd, getattr(given, "inside", None))
+    loaded = load(module.path, shape, config_path, cwd)
     return loaded if loaded is not None and holds(shape, loaded) else None
 
 
