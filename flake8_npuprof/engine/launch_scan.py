@@ -1638,6 +1638,8 @@ def why_walked(text: str, path: str) -> str:
         return "not a file"
     launcher = os.path.abspath(path)
     texts = {launcher: _text(launcher, text)}
+    if texts[launcher].why.startswith("a computed name"):
+        texts[launcher] = _as_walked(texts[launcher]) or texts[launcher]
     if texts[launcher].why:
         return texts[launcher].why
     # what the files it follows can only add to, decided before any listing: its own commands, its absolute paths
@@ -1766,6 +1768,40 @@ def why_walked(text: str, path: str) -> str:
     if not why and functions and _called_by_value(texts, edges):
         return BY_VALUE                 # (where its heads by value are not known, its counts above do not hold)
     return why
+
+
+# a cut, slice or case change of a positional parameter (`${1%@*}`, `${2:3}`, `${1^^}`, `${1/a/b}`; not a default,
+# `${1:-x}`), its pattern written out on its line (no expansion, quote or `\\` in it); shell/expand.Expander._parameter
+# gives None for each where `$1` is not known
+_OWN_ARGUMENT = re.compile(r"""\$\{(\d+)(?:%%?|/|:(?=[ \t]*[\w(]|[ \t]+-)|[\^,~@])[^{}$`'"\\\n]*\}""")
+# a `\`-newline right after the script word of a command python heads (its options flags without a value) whose next
+# line starts with an option written out: bash joins them into one word, `train.py--x=1` (the line before ends with
+# no `\`; no `/` in the script word, no `.` in the option: the word ends in neither `.py` nor `.sh`, names no folder)
+_JOINED_OPTION = re.compile(r"""(?:^|(?<=[^\\]\n)|(?<=^\n))([ \t]*python(?:\d(?:\.\d+)?)?(?:[ \t]+-[bBdEIOqsSuv]+)*"""
+                            r"""[ \t]+\w[\w.+-]*\.py)\\\n(?=-[\w=,:+@%-]*(?:[ \t;&|<>\n]|$))""")
+
+
+def _as_walked(t: _Text) -> Optional[_Text]:
+    """A launcher's text as check's walk reads what _computed takes for a computed name where it names nothing: a
+    positional parameter cut, sliced or changed (`user=${1%@*}`) outside a function, read as `${1}` (check walks the
+    launcher without arguments, shell_launches: the walk knows neither, and starts no script for a word of them),
+    and `python3 train.py\\`, newline, `--x=1`, read as `python3 train_py--x=1` (bash runs python with the one word
+    `train.py--x=1`, which the walk starts as no script, shell/launches._script wanting a `.py` end: read as it is,
+    the scan takes train.py for a script it may start; `_py`, a word that is none either). None where the text so
+    read is still not followed, or where it names a file to run or source (where `$1` is that file's caller's: the
+    launcher itself may be one), defines a function (whose `$1` is its call's), has a here-document or a single quote
+    before such a place (where its text may be written out)."""
+    text = t.text
+    if "<<" in text:
+        return None
+    places = list(_OWN_ARGUMENT.finditer(text)) if "${" in text else []
+    places += _JOINED_OPTION.finditer(text) if "\\\n-" in text else ()
+    if not places or "'" in text[:max(m.start() for m in places)]:
+        return None
+    read = _OWN_ARGUMENT.sub(r"${\1}", text)
+    read = _JOINED_OPTION.sub(lambda m: m.group(1)[:-3] + "_py", read)
+    made = _Text(t.path, read)
+    return None if made.why or made.shells or made.defined else made
 
 
 def _may_source(name: str, quoted: bool, texts: Dict[str, _Text],
