@@ -2493,19 +2493,22 @@ OWN_FUZZ = [
     "python3 ${2:3}", "d=${1/a/b}", "cd $d", "cd ${1%/*}", "python3 ../tools/t.py --trace=${1%@*}", "shift",
     "f() { python3 ${1%y} --trace=False; }", "f t.pyy", "f ../tools/t.pyy", "set -- t.pyy", "echo 'x'",
     "x=${u%y}", "python3 $x", "bash ./child.sh t.pyy", "python3 train.py\\\n--x", "python3 ${1,,}",
+    'D=$(cd "$(dirname "$0")"; pwd)', "${D}/child.sh t.pyy", '"$D/child.sh"', 'U=$(dirname "$PWD")', "D=../tools",
+    "read D", "export D=../tools", "f() { ${D}/child.sh a; }", "f",
 ]
 
 
 def test_random_launchers_with_cuts_of_their_arguments_and_joined_words_are_as_walked(project, count=80):
-    """Random launchers of OWN_FUZZ's lines (child.sh starts the `t.py` its argument cut names): each one the scan
-    settles starts no script that may hold a setup by its walk and has every walk's findings. (Run with 3,000 such
-    launchers and seeds 1 to 5: none unsound.)"""
+    """Random launchers of OWN_FUZZ's lines (test/child.sh starts the `t.py` its argument cut names, tools/child.sh
+    stops the walk at its bound): each one the scan settles starts no script that may hold a setup by its walk and
+    has every walk's findings. (Run with 3,000 such launchers and seeds 1 to 5: none unsound.)"""
     import os
     import random
     from flake8_npuprof.engine.launch_scan import why_walked
     (project / "tools" / "t.py").write_text(TRACED)
     (project / "tools" / "t.py--trace=False").write_text(TRACED)
     (project / "test" / "child.sh").write_text("cd ../tools\npython3 ${1%y} --trace=False\n")
+    (project / "tools" / "child.sh").write_text(LONG_CHILD * 4)
     rnd = random.Random(int(os.environ.get("OWN_FUZZ_SEED", "63")))
     path = project / "test" / "run.sh"
     settled = 0
@@ -2520,3 +2523,44 @@ def test_random_launchers_with_cuts_of_their_arguments_and_joined_words_are_as_w
             slow = bench._check(str(path), text)
         assert bench._check(str(path), text) == slow, text
     assert settled >= 15
+
+
+OWN_DIR = 'D=$(cd "$(dirname "$0")"; pwd)\nU=$(dirname "$PWD")\n'      # (U: a level up, the region is project/)
+
+
+@pytest.mark.parametrize("text, why", [
+    # (UNet3D's run_performance_1p.sh) the walk's `$0` is the launcher's path: ${D}/child.sh is test/child.sh alone,
+    # not tools/child.sh, whose 5,000 commands would stop the walk
+    (OWN_DIR + "${D}/child.sh a\n", ""),
+    (OWN_DIR + '"${D}/child.sh" a\nbash $D/child.sh\n', ""),
+    ("D=$(cd \"$(dirname \"${BASH_SOURCE[0]}\")\" && pwd)\nexport A=1\nfor((i=0;i<2;i++)); do ${D}/child.sh; done\n"
+     "cd ..\n", ""),
+    ("f() { ${D}/child.sh; }\nf\n" + OWN_DIR, ""),       # (read before it is set: /child.sh, which is not there)
+    # anything else that may set D, and every child.sh of the region counts as before
+    (OWN_DIR + "D=../tools\n${D}/child.sh a\n", "its commands may reach the walk's bound"),
+    (OWN_DIR + 'export D""=../tools\n${D}/child.sh a\n', "its commands may reach the walk's bound"),
+    (OWN_DIR + "read D\n${D}/child.sh a\n", "its commands may reach the walk's bound"),
+    (OWN_DIR + 'n=D\n(( $n = 2 ))\n${D}/child.sh a\n', "its commands may reach the walk's bound"),
+    (OWN_DIR + 'eval "$1"\n${D}/child.sh a\n', "its commands may reach the walk's bound"),
+    (OWN_DIR + 'x${D}/child.sh a\n', "its commands may reach the walk's bound"),
+    (OWN_DIR + 'source ./env.sh\n${D}/child.sh a\n', "its commands may reach the walk's bound"),
+    (OWN_DIR + '${D}/sub/child.sh a\n', "its commands may reach the walk's bound"),
+    ('D=$(cd "$(dirname "$1")"; pwd)\ncd ..\n${D}/child.sh a\n', "its commands may reach the walk's bound"),
+])
+def test_a_file_named_after_the_launcher_s_own_folder_is_that_folder_s(project, text, why, monkeypatch):
+    """`D=$(cd "$(dirname "$0")"; pwd)` then `${D}/child.sh`: the launcher's own folder's child.sh, the only one
+    followed where nothing else in the launcher's shell may set D (on main every child.sh of the region counted,
+    and tools/child.sh stops the walk at its bound)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "child.sh").write_text("echo child\n")
+    (project / "test" / "env.sh").write_text("echo env\n")
+    (project / "tools" / "child.sh").write_text("echo x\n" * MAX_COMMANDS)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert needs_walk(text) and why_walked(text, str(path)) == why
+    if not why:
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
+    else:
+        with bench.every_walk():
+            slow = bench._check(str(path), text)
+        assert bench._check(str(path), text) == slow

@@ -1670,7 +1670,11 @@ def why_walked(text: str, path: str) -> str:
         found = _listing(region)
         if found is None:
             return "a folder link or too many files above it"
-        why, edges = _follow(texts, launcher, found)
+        own_folders: Set[str] = set()
+        why, edges = _follow(texts, launcher, found, own_folders)
+        if not why and own_folders and not all(_own_folder(var, texts, launcher, _same_shell(texts, launcher, edges))
+                                               for var in own_folders):
+            why, edges = _follow(texts, launcher, found)
         if why:
             return why
         # a loop body runs once per argument (a `while` over them up to two more); a function body as often as its
@@ -2028,9 +2032,11 @@ def _word_at(text: str, at: int) -> str:
     return text[at:at + 1]
 
 
-def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing"):
+def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing", own: Optional[Set[str]] = None):
     """Read every file the texts run or source (by name, in the region); why not, and {file: {file it names: (how
-    often it is named, whether sourced, which of the file's shells names it)}}."""
+    often it is named, whether sourced, which of the file's shells names it)}}. own: where given, a name of the
+    launcher after a variable set to its own folder is that folder's file (_own_folder_lead), and own is filled with
+    those variables (why_walked asks _own_folder of them, and follows again without it where one fails)."""
     edges: Dict[str, Dict[str, Tuple[int, bool, Tuple[int, ...]]]] = {}
     todo, depth = [launcher], {launcher: 0}
     while todo:
@@ -2038,6 +2044,12 @@ def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing"):
         edges[p] = {}
         for i, (name, suffix, sourced) in enumerate(texts[p].shells):
             files = _named(found, name)
+            lead = _own_folder_lead(texts[p].text, texts[p]._shell_at[i], name) \
+                if own is not None and p == launcher and files else None
+            if own is not None and lead is not None and not os.path.lexists(os.sep + name):
+                # (unset where it is read, the word is /name: that file is not there)
+                files = tuple(c for c in files if os.path.dirname(c) == os.path.dirname(launcher))
+                own.add(lead)
             read: Dict[str, str] = {}
             if len(files) > 1:
                 why = _unfollowed_of(files, suffix, texts, read, launcher)
@@ -2064,6 +2076,63 @@ def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing"):
                 depth[c] = depth[p] + 1
                 todo.append(c)
     return "", edges
+
+
+# an assignment of the launcher's own folder, `D=$(cd "$(dirname "$0")"; pwd)` (`&&`, `${BASH_SOURCE[0]}`, quotes)
+_OWN_FOLDER_SET = re.compile(r"""(?:^|(?<=[\n;]))[ \t]*([A-Za-z_]\w*)=(["']?)\$\([ \t]*cd[ \t]+(["']?)\$\("""
+                             r"""[ \t]*dirname[ \t]+(["']?)%s\4[ \t]*\)\3[ \t]*(?:;|&&)[ \t]*pwd[ \t]*\)\2[ \t]*"""
+                             r"""(?=[\n;]|$)""" % _SELF)
+# what may set a variable without its name written out before an `=` (`read`, `printf -v`, `eval "$n=x"`, `${!n}`)
+# (as a command's word: after a blank, an operator or the text's start, its quotes left out)
+_SETTERS = re.compile(r"(?<![^\s;&|({`!])(?:eval|declare|typeset|local|readonly|read|printf|mapfile|readarray|"
+                      r"getopts|unset|let|export|source|\.)(?=[\s;&|)`]|$)|\$\{!|\[\[")
+# an arithmetic or an index whose variable may be named by a value (`(( $n = 1 ))`, `a[$n=1]=x`: bash sets that one)
+_NAMED_ARITHMETIC = re.compile(r"(?:\(\(|\$\[)(?:(?!\)\)|\])[^\n])*\$|\w\[[^\]\n]*\$[^\]\n]*\]")
+_PLAIN_EXPORT = re.compile(r"export[ \t]+[A-Za-z_]\w*=[^\s;&|'\"`\\()]*[ \t]*(?=\n|$)")
+
+
+def _own_folder_lead(text: str, at: int, name: str) -> Optional[str]:
+    """The variable a file's name is written after (`${D}/x.sh`, `$D/x.sh`, in double quotes or none) where the
+    launcher sets it to its own folder once (_OWN_FOLDER_SET); None otherwise. What else may set it is asked by
+    _own_folder."""
+    quoted = at > 0 and text[at - 1] == '"'
+    lead = _LEAD.match(text, at)
+    if lead is None or at > quoted and text[at - 1 - quoted] not in " \t\n;&|(`=":
+        return None                     # (`x${D}/a.sh`, `"x${D}/a.sh"`: another folder)
+    var = lead.group(1) or lead.group(2)
+    end = lead.end() + len(name)
+    if text[lead.end():end] != name or text[end:end + quoted] != '"' * quoted or \
+            end + quoted < len(text) and text[end + quoted] not in " \t\n;&|)<>":
+        return None
+    return var if [m.group(1) for m in _OWN_FOLDER_SET.finditer(text)].count(var) == 1 else None
+
+
+def _own_folder(var: str, texts: Dict[str, _Text], launcher: str, shell: Set[str]) -> bool:
+    """Whether the launcher's own folder (or nothing) is what a variable _own_folder_lead found holds wherever it is
+    read: the launcher sets it by that one assignment (in a function or a branch, it may be unset: the word is then
+    /name, which _follow finds not there), no other file of its shell names it, and none has a way to set a variable
+    whose name is not written out (`read`, `eval`, `declare`, an `export` but `export NAME=value` alone on its line,
+    an arithmetic or index with a `$`; nor a `source`, `.`, `[[`, which the check of each word does not read). Where
+    quotes and `\\` are left out (`export cur""rentDir=x` sets currentDir), each mention is a read, `$D` or `${D}`."""
+    for p in shell:
+        text = texts[p].text
+        plain = text.replace('"', "").replace("'", "").replace("\\", "")
+        if _NAMED_ARITHMETIC.search(plain):
+            return False
+        for m in _SETTERS.finditer(plain):
+            if not (m.group() == "export" and _PLAIN_EXPORT.match(plain, m.start())):
+                return False
+        if p != launcher:
+            if _mentions(plain, var) or _reads(plain, var):
+                return False
+            continue
+        if len(_mentions(plain, var)) != 1:     # (the assignment)
+            return False
+        n = len(var)
+        for k in _reads(plain, var):
+            if plain[k - 1] == "{" and not plain.startswith("}", k + n) or plain.startswith("[", k + n):
+                return False                    # `${D:=x}`, `${D[0]}`
+    return True
 
 
 def _unfollowed_of(files, suffix: str, texts: Dict[str, _Text], read: Dict[str, str], launcher: str) -> str:
