@@ -2564,3 +2564,78 @@ def test_a_file_named_after_the_launcher_s_own_folder_is_that_folder_s(project, 
         with bench.every_walk():
             slow = bench._check(str(path), text)
         assert bench._check(str(path), text) == slow
+
+
+@pytest.mark.parametrize("text, why", [
+    # (siammask's make.sh) down two folders that are there and back up: the walk never leaves test/, so the
+    # setup.py two levels up (zoo/other/) is none it can start; on main the `..` counted 2 levels
+    ("cd a/b\npython3 setup.py --trace=False\ncd ../../\ncd a\npython3 setup.py --trace=False\ncd ..\n", ""),
+    ("#!/bin/bash\ncd a/b/\npython3 setup.py build_ext --inplace\ncd ../..\necho ok > log\n", ""),
+    # up one past its folder: project/setup.py is in reach and takes --trace=False
+    ("cd a\ncd ../..\npython3 setup.py --trace=False\n", "../setup.py may hold a setup"),
+    # a `cd` that may not go down or may not run, or a folder not there: each `..` counts as before
+    ("cd a/c\ncd ../..\npython3 setup.py --trace=False\n", "../../other/setup.py may hold a setup"),
+    ("cd a/b || exit\ncd ../..\npython3 setup.py --trace=False\n", "../../other/setup.py may hold a setup"),
+    ('echo "\ncd a/b\n"\ncd ../..\npython3 setup.py --trace=False\n', "../../other/setup.py may hold a setup"),
+    ("c=cd\n$c a\ncd b\ncd ../..\npython3 setup.py --trace=False\n", "../../other/setup.py may hold a setup"),
+    ("if true; then cd a/b; fi\ncd ../..\npython3 setup.py --trace=False\n", "../../other/setup.py may hold a setup"),
+    ("cd a/b; cd ../..\npython3 setup.py --trace=False\n", "../../other/setup.py may hold a setup"),
+    ("f() { cd a/b; }\ncd ../..\npython3 setup.py --trace=False\n", "../../other/setup.py may hold a setup"),
+])
+def test_a_cd_written_out_to_a_folder_that_is_there_goes_down(project, text, why, monkeypatch):
+    """A launcher of plain lines whose every `..` is in a `cd DIR` line, each DIR there from where the lines before
+    went: its directory is never above its folder by more than those lines take it (test/a/b, then `cd ../..`: test/
+    again), not by every `..` written (on main: 2 levels, and zoo/other/setup.py in reach)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "a" / "b").mkdir(parents=True)
+    (project / "test" / "a" / "b" / "setup.py").write_text(PLAIN)
+    (project / "test" / "a" / "setup.py").write_text(PLAIN)
+    (project / "setup.py").write_text(TRACED)
+    (project.parent / "other").mkdir()
+    (project.parent / "other" / "setup.py").write_text(TRACED)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert needs_walk(text) and why_walked(text, str(path)) == why
+    if not why:
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
+    else:
+        with bench.every_walk():
+            slow = bench._check(str(path), text)
+        assert bench._check(str(path), text) == slow
+    if why == "../setup.py may hold a setup":
+        _walk_finds(path, text, "NPP205")
+
+
+CD_FUZZ = ["cd a/b", "cd a", "cd b", "cd ..", "cd ../..", "cd ../../", "python3 setup.py --trace=False", "echo ok",
+           "cd a/c", "cd ../test", "cd ../tools", "python3 eval.py --trace=False", "cd a/b/", "cd ../../..", "cd ./a",
+           "python3 ../setup.py --trace=False", "cd b || cd ..", "x=1"]
+
+
+def test_random_launchers_of_cd_lines_are_as_walked(project, count=150):
+    """Random launchers of CD_FUZZ's lines (test/a/b and test/a hold setup.py files without a setup; project/,
+    zoo/other/ and tools/eval.py take --trace=False): each one the scan settles starts no script that may hold a setup
+    by its walk and has every walk's findings. (Run with 3,000 such launchers and seeds 1 to 5: none unsound.)"""
+    import os
+    import random
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "a" / "b").mkdir(parents=True)
+    (project / "test" / "a" / "b" / "setup.py").write_text(PLAIN)
+    (project / "test" / "a" / "setup.py").write_text(PLAIN)
+    (project / "setup.py").write_text(TRACED)
+    (project / "tools" / "eval.py").write_text(TRACED)
+    (project.parent / "other").mkdir()
+    (project.parent / "other" / "setup.py").write_text(TRACED)
+    rnd = random.Random(int(os.environ.get("CD_FUZZ_SEED", "20")))
+    path = project / "test" / "run.sh"
+    settled = 0
+    for _ in range(int(os.environ.get("CD_FUZZ_COUNT", count))):
+        text = "\n".join(rnd.choice(CD_FUZZ) for _ in range(rnd.randint(1, 6))) + "\n"
+        path.write_text(text)
+        if why_walked(text, str(path)):
+            continue
+        settled += 1
+        assert bench.unstartable(str(project / "test"), ["run.sh"]) == ["run.sh"], text
+        with bench.every_walk():
+            slow = bench._check(str(path), text)
+        assert bench._check(str(path), text) == slow, text
+    assert settled >= 20

@@ -1645,6 +1645,9 @@ def why_walked(text: str, path: str) -> str:
     # what the files it follows can only add to, decided before any listing: its own commands, its absolute paths
     own = texts[launcher]
     levels = min(sum(own.levels), MAX_LEVELS)       # (at least those it writes itself)
+    height = _cd_height(own, os.path.dirname(launcher)) if sum(own.levels) else None
+    if height is not None:
+        levels = height
     rounds = _args({launcher: own}, launcher)
     if rounds is None:
         return "a function given a variable's words loops over them"
@@ -1701,7 +1704,7 @@ def why_walked(text: str, path: str) -> str:
                     if at not in t._by_value_at)    # (a head by value's file is its command's: `$c envx`)
         pieces = _lazy_pieces(texts, edges, launcher) if not given else frozenset   # (asked by _may_source alone)
         need = _levels(texts, edges, launcher, rounds, times, weights, own_rounds, None if given else own_shell,
-                       pieces)
+                       pieces) if height is None else height
         if need > MAX_LEVELS:
             return f"{need} levels up"
         if need <= levels:
@@ -1806,6 +1809,40 @@ def _as_walked(t: _Text) -> Optional[_Text]:
     read = _JOINED_OPTION.sub(lambda m: m.group(1)[:-3] + "_py", read)
     made = _Text(t.path, read)
     return None if made.why or made.shells or made.defined else made
+
+
+# a line that is a `cd` to a relative folder written out (`cd utils/pyvotkit`, `cd ../../`), and what a text whose
+# other lines _cd_height reads may not hold: a `cd` elsewhere, a way to change the folder (a function, `$c`, `source`)
+# or to make a command conditional, repeated, skipped or text (a quote, `\\`-newline, here-document, block, subshell,
+# pipeline, background)
+_CD_LINE = re.compile(r"[ \t]*cd[ \t]+([\w.+-][\w./+-]*)[ \t]*;?[ \t]*")
+_NOT_PLAIN = re.compile(r"""(?<![\w.-])(?:cd|pushd|popd|dirname|if|then|elif|else|fi|for|while|until|do|done|case|esac|"""
+                        r"""select|function|eval|exec|source|alias|trap|CDPATH)(?![\w.-])|\.\.|['"`\\(){}&|$]|<<|"""
+                        r"""(?:^|;)[ \t]*\.[ \t]""", re.M)
+
+
+def _cd_height(t: _Text, folder: str) -> Optional[int]:
+    """How many folders above its own the walk's directory can be, for a launcher of plain lines whose every `..` is in
+    a line `cd DIR` (DIR relative, written out; siammask's make.sh: `cd utils/pyvotkit` ... `cd ../../`), each to a
+    folder that is there from where the lines before it went: bash and the walk run them in the order written, each
+    once, each going there. None where that is not so: the launcher names a file to run or source, defines a function,
+    or has a line other than such a `cd` that holds any of _NOT_PLAIN (a `cd` in a branch, loop, `&&`, subshell or
+    string may not run)."""
+    if t.shells or t.defined:
+        return None
+    here, height = folder, 0
+    for line in t.text.split("\n"):
+        cd = _CD_LINE.fullmatch(line)
+        if cd is None:
+            if _NOT_PLAIN.search(line):
+                return None
+            continue
+        for step in cd.group(1).split("/"):
+            here = os.path.normpath(os.path.join(here, step)) if step else here
+            height = max(height, len(folder.split(os.sep)) - len(here.split(os.sep)))
+        if height > MAX_LEVELS or observed.note(here)[0] != "dir":
+            return None                 # (a folder not there: bash stays where it is, and the lines after go on)
+    return height
 
 
 def _may_source(name: str, quoted: bool, texts: Dict[str, _Text],
@@ -2046,7 +2083,7 @@ def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing", own: Opti
             files = _named(found, name)
             lead = _own_folder_lead(texts[p].text, texts[p]._shell_at[i], name) \
                 if own is not None and p == launcher and files else None
-            if own is not None and lead is not None and not os.path.lexists(os.sep + name):
+            if own is not None and lead is not None and observed.note(os.sep + name)[0] == "missing":
                 # (unset where it is read, the word is /name: that file is not there)
                 files = tuple(c for c in files if os.path.dirname(c) == os.path.dirname(launcher))
                 own.add(lead)
