@@ -1815,9 +1815,9 @@ def _as_walked(t: _Text) -> Optional[_Text]:
 # other lines _cd_height reads may not hold: a `cd` elsewhere, a way to change the folder (a function, `$c`, `source`)
 # or to make a command conditional, repeated, skipped or text (a quote, `\\`-newline, here-document, block, subshell,
 # pipeline, background)
-_CD_LINE = re.compile(r"[ \t]*cd[ \t]+([\w.+-][\w./+-]*)[ \t]*;?[ \t]*")
-_NOT_PLAIN = re.compile(r"""(?<![\w.-])(?:cd|pushd|popd|dirname|if|then|elif|else|fi|for|while|until|do|done|case|esac|"""
-                        r"""select|function|eval|exec|source|alias|trap|CDPATH)(?![\w.-])|\.\.|['"`\\(){}&|$]|<<|"""
+_CD_LINE = re.compile(r"[ \t]*cd[ \t]+([\w.+][\w./+-]*)[ \t]*;?[ \t]*")       # (not `cd -`: the folder before)
+_NOT_PLAIN = re.compile(r"""(?<![\w.-])(?:cd|pushd|popd|dirname|if|then|elif|else|fi|for|while|until|do|done|case|"""
+                        r"""esac|select|function|eval|exec|source|alias|trap|CDPATH)(?![\w.-])|\.\.|['"`\\(){}&|$]|<<|"""
                         r"""(?:^|;)[ \t]*\.[ \t]""", re.M)
 
 
