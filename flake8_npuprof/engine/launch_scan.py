@@ -1817,8 +1817,8 @@ def _as_walked(t: _Text) -> Optional[_Text]:
 # pipeline, background)
 _CD_LINE = re.compile(r"[ \t]*cd[ \t]+([\w.+][\w./+-]*)[ \t]*;?[ \t]*")       # (not `cd -`: the folder before)
 _NOT_PLAIN = re.compile(r"""(?<![\w.-])(?:cd|pushd|popd|dirname|if|then|elif|else|fi|for|while|until|do|done|case|"""
-                        r"""esac|select|function|eval|exec|source|alias|trap|CDPATH)(?![\w.-])|\.\.|['"`\\(){}&|$]|<<|"""
-                        r"""(?:^|;)[ \t]*\.[ \t]""", re.M)
+                        r"""esac|select|function|eval|exec|source|alias|trap|CDPATH)(?![\w.-])|\.\.|['"`\\(){}&|$]|"""
+                        r"""<<|(?:^|;)[ \t]*\.[ \t]""", re.M)
 
 
 def _cd_height(t: _Text, folder: str) -> Optional[int]:
