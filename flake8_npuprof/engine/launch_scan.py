@@ -1675,9 +1675,9 @@ def why_walked(text: str, path: str) -> str:
             return "a folder link or too many files above it"
         own_folders: Set[str] = set()
         why, edges = _follow(texts, launcher, found, own_folders)
-        if not why and own_folders and not all(_own_folder(var, texts, launcher, _same_shell(texts, launcher, edges))
-                                               for var in own_folders):
-            why, edges = _follow(texts, launcher, found)
+        if not why and own_folders and not all(_own_folder(var, texts[p].text, False) for var in own_folders
+                                               for p in _same_shell(texts, launcher, edges) if p != launcher):
+            why, edges = _follow(texts, launcher, found)    # (a file it sources may set it)
         if why:
             return why
         # a loop body runs once per argument (a `while` over them up to two more); a function body as often as its
@@ -1777,15 +1777,17 @@ def why_walked(text: str, path: str) -> str:
     return why
 
 
+# (the patterns of _as_walked, _cd_height, _own_folder_lead and _own_folder are compiled where first asked: the scan's
+# import is paid by every `check` process, of empty files too)
 # a cut, slice or case change of a positional parameter (`${1%@*}`, `${2:3}`, `${1^^}`, `${1/a/b}`; not a default,
 # `${1:-x}`), its pattern written out on its line (no expansion, quote or `\\` in it); shell/expand.Expander._parameter
 # gives None for each where `$1` is not known
-_OWN_ARGUMENT = re.compile(r"""\$\{(\d+)(?:%%?|/|:(?=[ \t]*[\w(]|[ \t]+-)|[\^,~@])[^{}$`'"\\\n]*\}""")
+_OWN_ARGUMENT = r"""\$\{(\d+)(?:%%?|/|:(?=[ \t]*[\w(]|[ \t]+-)|[\^,~@])[^{}$`'"\\\n]*\}"""
 # a `\`-newline right after the script word of a command python heads (its options flags without a value) whose next
 # line starts with an option written out: bash joins them into one word, `train.py--x=1` (the line before ends with
 # no `\`; no `/` in the script word, no `.` in the option: the word ends in neither `.py` nor `.sh`, names no folder)
-_JOINED_OPTION = re.compile(r"""(?:^|(?<=[^\\]\n)|(?<=^\n))([ \t]*python(?:\d(?:\.\d+)?)?(?:[ \t]+-[bBdEIOqsSuv]+)*"""
-                            r"""[ \t]+\w[\w.+-]*\.py)\\\n(?=-[\w=,:+@%-]*(?:[ \t;&|<>\n]|$))""")
+_JOINED_OPTION = (r"""(?:^|(?<=[^\\]\n)|(?<=^\n))([ \t]*python(?:\d(?:\.\d+)?)?(?:[ \t]+-[bBdEIOqsSuv]+)*"""
+                  r"""[ \t]+\w[\w.+-]*\.py)\\\n(?=-[\w=,:+@%-]*(?:[ \t;&|<>\n]|$))""")
 
 
 def _as_walked(t: _Text) -> Optional[_Text]:
@@ -1801,12 +1803,12 @@ def _as_walked(t: _Text) -> Optional[_Text]:
     text = t.text
     if "<<" in text:
         return None
-    places = list(_OWN_ARGUMENT.finditer(text)) if "${" in text else []
-    places += _JOINED_OPTION.finditer(text) if "\\\n-" in text else ()
+    places = list(re.compile(_OWN_ARGUMENT).finditer(text)) if "${" in text else []
+    places += re.compile(_JOINED_OPTION).finditer(text) if "\\\n-" in text else ()
     if not places or "'" in text[:max(m.start() for m in places)]:
         return None
-    read = _OWN_ARGUMENT.sub(r"${\1}", text)
-    read = _JOINED_OPTION.sub(lambda m: m.group(1)[:-3] + "_py", read)
+    read = re.compile(_OWN_ARGUMENT).sub(r"${\1}", text)
+    read = re.compile(_JOINED_OPTION).sub(lambda m: m.group(1)[:-3] + "_py", read)
     made = _Text(t.path, read)
     return None if made.why or made.shells or made.defined else made
 
@@ -1815,10 +1817,10 @@ def _as_walked(t: _Text) -> Optional[_Text]:
 # other lines _cd_height reads may not hold: a `cd` elsewhere, a way to change the folder (a function, `$c`, `source`)
 # or to make a command conditional, repeated, skipped or text (a quote, `\\`-newline, here-document, block, subshell,
 # pipeline, background)
-_CD_LINE = re.compile(r"[ \t]*cd[ \t]+([\w.+][\w./+-]*)[ \t]*;?[ \t]*")       # (not `cd -`: the folder before)
-_NOT_PLAIN = re.compile(r"""(?<![\w.-])(?:cd|pushd|popd|dirname|if|then|elif|else|fi|for|while|until|do|done|case|"""
-                        r"""esac|select|function|eval|exec|source|alias|trap|CDPATH)(?![\w.-])|\.\.|['"`\\(){}&|$]|"""
-                        r"""<<|(?:^|;)[ \t]*\.[ \t]""", re.M)
+_CD_LINE = r"[ \t]*cd[ \t]+([\w.+][\w./+-]*)[ \t]*;?[ \t]*"       # (not `cd -`: the folder before)
+_NOT_PLAIN = (r"""(?<![\w.-])(?:cd|pushd|popd|dirname|if|then|elif|else|fi|for|while|until|do|done|case|"""
+              r"""esac|select|function|eval|exec|source|alias|trap|CDPATH)(?![\w.-])|\.\.|['"`\\(){}&|$]|"""
+              r"""<<|(?:^|;)[ \t]*\.[ \t]""")      # (searched in each line)
 
 
 def _cd_height(t: _Text, folder: str) -> Optional[int]:
@@ -1832,9 +1834,9 @@ def _cd_height(t: _Text, folder: str) -> Optional[int]:
         return None
     here, height = folder, 0
     for line in t.text.split("\n"):
-        cd = _CD_LINE.fullmatch(line)
+        cd = re.compile(_CD_LINE).fullmatch(line)
         if cd is None:
-            if _NOT_PLAIN.search(line):
+            if re.compile(_NOT_PLAIN).search(line):
                 return None
             continue
         for step in cd.group(1).split("/"):
@@ -2076,6 +2078,7 @@ def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing", own: Opti
     those variables (why_walked asks _own_folder of them, and follows again without it where one fails)."""
     edges: Dict[str, Dict[str, Tuple[int, bool, Tuple[int, ...]]]] = {}
     todo, depth = [launcher], {launcher: 0}
+    asked: Dict[str, bool] = {}         # (_own_folder of the launcher's text, by variable)
     while todo:
         p = todo.pop()
         edges[p] = {}
@@ -2083,7 +2086,9 @@ def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing", own: Opti
             files = _named(found, name)
             lead = _own_folder_lead(texts[p].text, texts[p]._shell_at[i], name) \
                 if own is not None and p == launcher and files else None
-            if own is not None and lead is not None and observed.note(os.sep + name)[0] == "missing":
+            if lead is not None and lead not in asked:
+                asked[lead] = _own_folder(lead, texts[p].text, True)
+            if own is not None and lead is not None and asked[lead] and observed.note(os.sep + name)[0] == "missing":
                 # (unset where it is read, the word is /name: that file is not there)
                 files = tuple(c for c in files if os.path.dirname(c) == os.path.dirname(launcher))
                 own.add(lead)
@@ -2116,22 +2121,20 @@ def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing", own: Opti
 
 
 # an assignment of the launcher's own folder, `D=$(cd "$(dirname "$0")"; pwd)` (`&&`, `${BASH_SOURCE[0]}`, quotes)
-_OWN_FOLDER_SET = re.compile(r"""(?:^|(?<=[\n;]))[ \t]*([A-Za-z_]\w*)=(["']?)\$\([ \t]*cd[ \t]+(["']?)\$\("""
-                             r"""[ \t]*dirname[ \t]+(["']?)%s\4[ \t]*\)\3[ \t]*(?:;|&&)[ \t]*pwd[ \t]*\)\2[ \t]*"""
-                             r"""(?=[\n;]|$)""" % _SELF)
+_OWN_FOLDER_SET = (r"""(?:^|(?<=[\n;]))[ \t]*([A-Za-z_]\w*)=(["']?)\$\([ \t]*cd[ \t]+(["']?)\$\([ \t]*"""
+                   r"""dirname[ \t]+(["']?)%s\4[ \t]*\)\3[ \t]*(?:;|&&)[ \t]*pwd[ \t]*\)\2[ \t]*(?=[\n;]|$)""" % _SELF)
 # what may set a variable without its name written out before an `=` (`read`, `printf -v`, `eval "$n=x"`, `${!n}`)
 # (as a command's word: after a blank, an operator or the text's start, its quotes left out)
-_SETTERS = re.compile(r"(?<![^\s;&|({`!])(?:eval|declare|typeset|local|readonly|read|printf|mapfile|readarray|"
-                      r"getopts|unset|let|export|source|\.)(?=[\s;&|)`]|$)|\$\{!|\[\[")
+_SETTERS = (r"(?<![^\s;&|({`!])(?:eval|declare|typeset|local|readonly|read|printf|mapfile|readarray|getopts|unset|"
+            r"let|export|source|\.)(?=[\s;&|)`]|$)|\$\{!|\[\[")
 # an arithmetic or an index whose variable may be named by a value (`(( $n = 1 ))`, `a[$n=1]=x`: bash sets that one)
-_NAMED_ARITHMETIC = re.compile(r"(?:\(\(|\$\[)(?:(?!\)\)|\])[^\n])*\$|\w\[[^\]\n]*\$[^\]\n]*\]")
-_PLAIN_EXPORT = re.compile(r"export[ \t]+[A-Za-z_]\w*=[^\s;&|'\"`\\()]*[ \t]*(?=\n|$)")
+_NAMED_ARITHMETIC = r"(?:\(\(|\$\[)(?:(?!\)\)|\])[^\n])*\$|\w\[[^\]\n]*\$[^\]\n]*\]"
+_PLAIN_EXPORT = r"export[ \t]+[A-Za-z_]\w*=[^\s;&|'\"`\\()]*[ \t]*(?=\n|$)"
 
 
 def _own_folder_lead(text: str, at: int, name: str) -> Optional[str]:
-    """The variable a file's name is written after (`${D}/x.sh`, `$D/x.sh`, in double quotes or none) where the
-    launcher sets it to its own folder once (_OWN_FOLDER_SET); None otherwise. What else may set it is asked by
-    _own_folder."""
+    """The variable a file's name is written after, the whole word but the name (`${D}/x.sh`, `$D/x.sh`, in double
+    quotes or none); None otherwise. Whether it holds the launcher's folder is asked by _own_folder."""
     quoted = at > 0 and text[at - 1] == '"'
     lead = _LEAD.match(text, at)
     if lead is None or at > quoted and text[at - 1 - quoted] not in " \t\n;&|(`=":
@@ -2141,35 +2144,31 @@ def _own_folder_lead(text: str, at: int, name: str) -> Optional[str]:
     if text[lead.end():end] != name or text[end:end + quoted] != '"' * quoted or \
             end + quoted < len(text) and text[end + quoted] not in " \t\n;&|)<>":
         return None
-    return var if [m.group(1) for m in _OWN_FOLDER_SET.finditer(text)].count(var) == 1 else None
+    return var
 
 
-def _own_folder(var: str, texts: Dict[str, _Text], launcher: str, shell: Set[str]) -> bool:
+def _own_folder(var: str, text: str, launcher: bool) -> bool:
     """Whether the launcher's own folder (or nothing) is what a variable _own_folder_lead found holds wherever it is
-    read: the launcher sets it by that one assignment (in a function or a branch, it may be unset: the word is then
-    /name, which _follow finds not there), no other file of its shell names it, and none has a way to set a variable
-    whose name is not written out (`read`, `eval`, `declare`, an `export` but `export NAME=value` alone on its line,
-    an arithmetic or index with a `$`; nor a `source`, `.`, `[[`, which the check of each word does not read). Where
-    quotes and `\\` are left out (`export cur""rentDir=x` sets currentDir), each mention is a read, `$D` or `${D}`."""
-    for p in shell:
-        text = texts[p].text
-        plain = text.replace('"', "").replace("'", "").replace("\\", "")
-        if _NAMED_ARITHMETIC.search(plain):
+    read, as far as a text of the launcher's shell tells (launcher: whether it is the launcher's): the launcher sets it
+    by one assignment (_OWN_FOLDER_SET; in a function or a branch, it may be unset: the word is then /name, which
+    _follow finds not there), no other file of its shell names it, and none has a way to set a variable whose name is
+    not written out (`read`, `eval`, `declare`, an `export` but `export NAME=value` alone on its line, an arithmetic or
+    index with a `$`; nor a `source`, `.`, `[[`, which the check of each word does not read). Where quotes and `\\`
+    are left out (`export cur""rentDir=x` sets currentDir), each other mention is a read, `$D` or `${D}`."""
+    plain = text.replace('"', "").replace("'", "").replace("\\", "")
+    if re.compile(_NAMED_ARITHMETIC).search(plain):
+        return False
+    for m in re.compile(_SETTERS).finditer(plain):
+        if not (m.group() == "export" and re.compile(_PLAIN_EXPORT).match(plain, m.start())):
             return False
-        for m in _SETTERS.finditer(plain):
-            if not (m.group() == "export" and _PLAIN_EXPORT.match(plain, m.start())):
-                return False
-        if p != launcher:
-            if _mentions(plain, var) or _reads(plain, var):
-                return False
-            continue
-        if len(_mentions(plain, var)) != 1:     # (the assignment)
-            return False
-        n = len(var)
-        for k in _reads(plain, var):
-            if plain[k - 1] == "{" and not plain.startswith("}", k + n) or plain.startswith("[", k + n):
-                return False                    # `${D:=x}`, `${D[0]}`
-    return True
+    if not launcher:
+        return not _mentions(plain, var) and not _reads(plain, var)
+    if len(_mentions(plain, var)) != 1 or \
+            [m.group(1) for m in re.compile(_OWN_FOLDER_SET).finditer(text)].count(var) != 1:
+        return False                            # (the assignment, once)
+    n = len(var)
+    return not any(plain[k - 1] == "{" and not plain.startswith("}", k + n) or plain.startswith("[", k + n)
+                   for k in _reads(plain, var))     # `${D:=x}`, `${D[0]}`
 
 
 def _unfollowed_of(files, suffix: str, texts: Dict[str, _Text], read: Dict[str, str], launcher: str) -> str:
