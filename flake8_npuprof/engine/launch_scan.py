@@ -1830,7 +1830,7 @@ def _cd_height(t: _Text, folder: str) -> Optional[int]:
     once, each going there. None where that is not so: the launcher names a file to run or source, defines a function,
     or has a line other than such a `cd` that holds any of _NOT_PLAIN (a `cd` in a branch, loop, `&&`, subshell or
     string may not run)."""
-    if t.shells or t.defined:
+    if t.shells or t.defined or any(c in t.text for c in "$'\"`(&|\\"):     # (in C: most texts hold one)
         return None
     here, height = folder, 0
     for line in t.text.split("\n"):
