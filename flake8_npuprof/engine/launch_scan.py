@@ -1786,8 +1786,19 @@ _OWN_ARGUMENT = r"""\$\{(\d+)(?:%%?|/|:(?=[ \t]*[\w(]|[ \t]+-)|[\^,~@])[^{}$`'"\
 # a `\`-newline right after the script word of a command python heads (its options flags without a value) whose next
 # line starts with an option written out: bash joins them into one word, `train.py--x=1` (the line before ends with
 # no `\`; no `/` in the script word, no `.` in the option: the word ends in neither `.py` nor `.sh`, names no folder)
-_JOINED_OPTION = (r"""(?:^|(?<=[^\\]\n)|(?<=^\n))([ \t]*python(?:\d(?:\.\d+)?)?(?:[ \t]+-[bBdEIOqsSuv]+)*"""
-                  r"""[ \t]+\w[\w.+-]*\.py)\\\n(?=-[\w=,:+@%-]*(?:[ \t;&|<>\n]|$))""")
+_JOINED_OPTION = (r"""python(?:\d(?:\.\d+)?)?(?:[ \t]+-[bBdEIOqsSuv]+)*[ \t]+\w[\w.+-]*\.py\\\n"""
+                  r"""(?=-[\w=,:+@%-]*(?:[ \t;&|<>\n]|$))""")     # (led by `python`: its line's start is _joined's)
+
+
+def _joined(text: str) -> List["re.Match[str]"]:
+    """The matches of _JOINED_OPTION whose `python` starts its line (after blanks) and whose line before ends with no
+    `\\`."""
+    out = []
+    for m in re.compile(_JOINED_OPTION).finditer(text):
+        start = text.rfind("\n", 0, m.start()) + 1
+        if not text[start:m.start()].strip(" \t") and not (start > 1 and text[start - 2] == "\\"):
+            out.append(m)
+    return out
 
 
 def _as_walked(t: _Text) -> Optional[_Text]:
@@ -1804,11 +1815,14 @@ def _as_walked(t: _Text) -> Optional[_Text]:
     if "<<" in text:
         return None
     places = list(re.compile(_OWN_ARGUMENT).finditer(text)) if "${" in text else []
-    places += re.compile(_JOINED_OPTION).finditer(text) if "\\\n-" in text else ()
+    joined = _joined(text) if "\\\n-" in text else []
+    places += joined
     if not places or "'" in text[:max(m.start() for m in places)]:
         return None
-    read = re.compile(_OWN_ARGUMENT).sub(r"${\1}", text)
-    read = re.compile(_JOINED_OPTION).sub(lambda m: m.group(1)[:-3] + "_py", read)
+    read = text
+    for m in reversed(joined):              # (`python3 t.py\\`, newline, `--x`: `python3 t_py--x`)
+        read = read[:m.end() - 5] + "_py" + read[m.end():]
+    read = re.compile(_OWN_ARGUMENT).sub(r"${\1}", read)
     made = _Text(t.path, read)
     return None if made.why or made.shells or made.defined else made
 
@@ -2120,15 +2134,17 @@ def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing", own: Opti
     return "", edges
 
 
-# an assignment of the launcher's own folder, `D=$(cd "$(dirname "$0")"; pwd)` (`&&`, `${BASH_SOURCE[0]}`, quotes)
-_OWN_FOLDER_SET = (r"""(?:^|(?<=[\n;]))[ \t]*([A-Za-z_]\w*)=(["']?)\$\([ \t]*cd[ \t]+(["']?)\$\([ \t]*"""
-                   r"""dirname[ \t]+(["']?)%s\4[ \t]*\)\3[ \t]*(?:;|&&)[ \t]*pwd[ \t]*\)\2[ \t]*(?=[\n;]|$)""" % _SELF)
+# the value of an assignment of the launcher's own folder, `D=$(cd "$(dirname "$0")"; pwd)` (`&&`,
+# `${BASH_SOURCE[0]}`, quotes), matched after the variable's name
+_OWN_FOLDER_SET = (r"""=(["']?)\$\([ \t]*cd[ \t]+(["']?)\$\([ \t]*dirname[ \t]+(["']?)%s\3[ \t]*\)\2[ \t]*"""
+                   r"""(?:;|&&)[ \t]*pwd[ \t]*\)\1[ \t]*(?=[\n;]|$)""" % _SELF)
 # what may set a variable without its name written out before an `=` (`read`, `printf -v`, `eval "$n=x"`, `${!n}`)
 # (as a command's word: after a blank, an operator or the text's start, its quotes left out)
-_SETTERS = (r"(?<![^\s;&|({`!])(?:eval|declare|typeset|local|readonly|read|printf|mapfile|readarray|getopts|unset|"
-            r"let|export|source|\.)(?=[\s;&|)`]|$)|\$\{!|\[\[")
+_SETTERS = (r"(?:eval|declare|typeset|local|readonly|read|printf|mapfile|readarray|getopts|unset|let|export|source|"
+            r"\.)(?=[\s;&|)`]|$)|\$\{!|\[\[")      # (the character before a word: _own_folder)
+_SETTER_BEFORE = frozenset(" \t\n;&|({`!")
 # an arithmetic or an index whose variable may be named by a value (`(( $n = 1 ))`, `a[$n=1]=x`: bash sets that one)
-_NAMED_ARITHMETIC = r"(?:\(\(|\$\[)(?:(?!\)\)|\])[^\n])*\$|\w\[[^\]\n]*\$[^\]\n]*\]"
+_NAMED_ARITHMETIC = r"(?:\(\(|\$\[)(?:(?!\)\)|\])[^\n])*\$|\[(?<=\w\[)[^\]\n]*\$[^\]\n]*\]"
 _PLAIN_EXPORT = r"export[ \t]+[A-Za-z_]\w*=[^\s;&|'\"`\\()]*[ \t]*(?=\n|$)"
 
 
@@ -2155,17 +2171,22 @@ def _own_folder(var: str, text: str, launcher: bool) -> bool:
     not written out (`read`, `eval`, `declare`, an `export` but `export NAME=value` alone on its line, an arithmetic or
     index with a `$`; nor a `source`, `.`, `[[`, which the check of each word does not read). Where quotes and `\\`
     are left out (`export cur""rentDir=x` sets currentDir), each other mention is a read, `$D` or `${D}`."""
+    if launcher and ("dirname" not in text or "pwd" not in text):
+        return False                            # (no _OWN_FOLDER_SET: asked first, in C)
     plain = text.replace('"', "").replace("'", "").replace("\\", "")
     if re.compile(_NAMED_ARITHMETIC).search(plain):
         return False
     for m in re.compile(_SETTERS).finditer(plain):
+        if m.start() and plain[m.start() - 1] not in _SETTER_BEFORE and m.group()[0] not in "$[":
+            continue                            # (`/usr/local`, `readlink`: inside a word)
         if not (m.group() == "export" and re.compile(_PLAIN_EXPORT).match(plain, m.start())):
             return False
     if not launcher:
         return not _mentions(plain, var) and not _reads(plain, var)
-    if len(_mentions(plain, var)) != 1 or \
-            [m.group(1) for m in re.compile(_OWN_FOLDER_SET).finditer(text)].count(var) != 1:
-        return False                            # (the assignment, once)
+    at = _mentions(text, var)
+    if len(_mentions(plain, var)) != 1 or len(at) != 1 or not _heads(text, at[0]) or \
+            not re.compile(_OWN_FOLDER_SET).match(text, at[0] + len(var)):
+        return False                            # (the assignment, once, heading its command)
     n = len(var)
     return not any(plain[k - 1] == "{" and not plain.startswith("}", k + n) or plain.startswith("[", k + n)
                    for k in _reads(plain, var))     # `${D:=x}`, `${D[0]}`
