@@ -1638,11 +1638,16 @@ def why_walked(text: str, path: str) -> str:
         return "not a file"
     launcher = os.path.abspath(path)
     texts = {launcher: _text(launcher, text)}
+    if texts[launcher].why.startswith("a computed name"):
+        texts[launcher] = _as_walked(texts[launcher]) or texts[launcher]
     if texts[launcher].why:
         return texts[launcher].why
     # what the files it follows can only add to, decided before any listing: its own commands, its absolute paths
     own = texts[launcher]
     levels = min(sum(own.levels), MAX_LEVELS)       # (at least those it writes itself)
+    height = _cd_height(own, os.path.dirname(launcher)) if sum(own.levels) else None
+    if height is not None:
+        levels = height
     rounds = _args({launcher: own}, launcher)
     if rounds is None:
         return "a function given a variable's words loops over them"
@@ -1668,7 +1673,11 @@ def why_walked(text: str, path: str) -> str:
         found = _listing(region)
         if found is None:
             return "a folder link or too many files above it"
-        why, edges = _follow(texts, launcher, found)
+        own_folders: Set[str] = set()
+        why, edges = _follow(texts, launcher, found, own_folders)
+        if not why and own_folders and not all(_own_folder(var, texts[p].text, False) for var in own_folders
+                                               for p in _same_shell(texts, launcher, edges) if p != launcher):
+            why, edges = _follow(texts, launcher, found)    # (a file it sources may set it)
         if why:
             return why
         # a loop body runs once per argument (a `while` over them up to two more); a function body as often as its
@@ -1695,7 +1704,7 @@ def why_walked(text: str, path: str) -> str:
                     if at not in t._by_value_at)    # (a head by value's file is its command's: `$c envx`)
         pieces = _lazy_pieces(texts, edges, launcher) if not given else frozenset   # (asked by _may_source alone)
         need = _levels(texts, edges, launcher, rounds, times, weights, own_rounds, None if given else own_shell,
-                       pieces)
+                       pieces) if height is None else height
         if need > MAX_LEVELS:
             return f"{need} levels up"
         if need <= levels:
@@ -1766,6 +1775,90 @@ def why_walked(text: str, path: str) -> str:
     if not why and functions and _called_by_value(texts, edges):
         return BY_VALUE                 # (where its heads by value are not known, its counts above do not hold)
     return why
+
+
+# (the patterns of _as_walked, _cd_height, _own_folder_lead and _own_folder are compiled where first asked: the scan's
+# import is paid by every `check` process, of empty files too)
+# a cut, slice or case change of a positional parameter (`${1%@*}`, `${2:3}`, `${1^^}`, `${1/a/b}`; not a default,
+# `${1:-x}`), its pattern written out on its line (no expansion, quote or `\\` in it); shell/expand.Expander._parameter
+# gives None for each where `$1` is not known
+_OWN_ARGUMENT = r"""\$\{(\d+)(?:%%?|/|:(?=[ \t]*[\w(]|[ \t]+-)|[\^,~@])[^{}$`'"\\\n]*\}"""
+# a `\`-newline right after the script word of a command python heads (its options flags without a value) whose next
+# line starts with an option written out: bash joins them into one word, `train.py--x=1` (the line before ends with
+# no `\`; no `/` in the script word, no `.` in the option: the word ends in neither `.py` nor `.sh`, names no folder)
+_JOINED_OPTION = (r"""python(?:\d(?:\.\d+)?)?(?:[ \t]+-[bBdEIOqsSuv]+)*[ \t]+\w[\w.+-]*\.py\\\n"""
+                  r"""(?=-[\w=,:+@%-]*(?:[ \t;&|<>\n]|$))""")     # (led by `python`: its line's start is _joined's)
+
+
+def _joined(text: str) -> List["re.Match[str]"]:
+    """The matches of _JOINED_OPTION whose `python` starts its line (after blanks) and whose line before ends with no
+    `\\`."""
+    out = []
+    for m in re.compile(_JOINED_OPTION).finditer(text):
+        start = text.rfind("\n", 0, m.start()) + 1
+        if not text[start:m.start()].strip(" \t") and not (start > 1 and text[start - 2] == "\\"):
+            out.append(m)
+    return out
+
+
+def _as_walked(t: _Text) -> Optional[_Text]:
+    """A launcher's text as check's walk reads what _computed takes for a computed name where it names nothing: a
+    positional parameter cut, sliced or changed (`user=${1%@*}`) outside a function, read as `${1}` (check walks the
+    launcher without arguments, shell_launches: the walk knows neither, and starts no script for a word of them),
+    and `python3 train.py\\`, newline, `--x=1`, read as `python3 train_py--x=1` (bash runs python with the one word
+    `train.py--x=1`, which the walk starts as no script, shell/launches._script wanting a `.py` end: read as it is,
+    the scan takes train.py for a script it may start; `_py`, a word that is none either). None where the text so
+    read is still not followed, or where it names a file to run or source (where `$1` is that file's caller's: the
+    launcher itself may be one), defines a function (whose `$1` is its call's), has a here-document or a single quote
+    before such a place (where its text may be written out)."""
+    text = t.text
+    if "<<" in text:
+        return None
+    places = list(re.compile(_OWN_ARGUMENT).finditer(text)) if "${" in text else []
+    joined = _joined(text) if "\\\n-" in text else []
+    places += joined
+    if not places or "'" in text[:max(m.start() for m in places)]:
+        return None
+    read = text
+    for m in reversed(joined):              # (`python3 t.py\\`, newline, `--x`: `python3 t_py--x`)
+        read = read[:m.end() - 5] + "_py" + read[m.end():]
+    read = re.compile(_OWN_ARGUMENT).sub(r"${\1}", read)
+    made = _Text(t.path, read)
+    return None if made.why or made.shells or made.defined else made
+
+
+# a line that is a `cd` to a relative folder written out (`cd utils/pyvotkit`, `cd ../../`), and what a text whose
+# other lines _cd_height reads may not hold: a `cd` elsewhere, a way to change the folder (a function, `$c`, `source`)
+# or to make a command conditional, repeated, skipped or text (a quote, `\\`-newline, here-document, block, subshell,
+# pipeline, background)
+_CD_LINE = r"[ \t]*cd[ \t]+([\w.+][\w./+-]*)[ \t]*;?[ \t]*"       # (not `cd -`: the folder before)
+_NOT_PLAIN = (r"""(?<![\w.-])(?:cd|pushd|popd|dirname|if|then|elif|else|fi|for|while|until|do|done|case|"""
+              r"""esac|select|function|eval|exec|source|alias|trap|CDPATH)(?![\w.-])|\.\.|['"`\\(){}&|$]|"""
+              r"""<<|(?:^|;)[ \t]*\.[ \t]""")      # (searched in each line)
+
+
+def _cd_height(t: _Text, folder: str) -> Optional[int]:
+    """How many folders above its own the walk's directory can be, for a launcher of plain lines whose every `..` is in
+    a line `cd DIR` (DIR relative, written out; siammask's make.sh: `cd utils/pyvotkit` ... `cd ../../`), each to a
+    folder that is there from where the lines before it went: bash and the walk run them in the order written, each
+    once, each going there. None where that is not so: the launcher names a file to run or source, defines a function,
+    or has a line other than such a `cd` that holds any of _NOT_PLAIN (a `cd` in a branch, loop, `&&`, subshell or
+    string may not run)."""
+    if t.shells or t.defined or any(c in t.text for c in "$'\"`(&|\\"):     # (in C: most texts hold one)
+        return None
+    here, height = folder, 0
+    for line in t.text.split("\n"):
+        cd = re.compile(_CD_LINE).fullmatch(line)
+        if cd is None:
+            if re.compile(_NOT_PLAIN).search(line):
+                return None
+            continue
+        for step in cd.group(1).split("/"):
+            here = os.path.normpath(os.path.join(here, step)) if step else here
+            height = max(height, len(folder.split(os.sep)) - len(here.split(os.sep)))
+        if height > MAX_LEVELS or observed.note(here)[0] != "dir":
+            return None                 # (a folder not there: bash stays where it is, and the lines after go on)
+    return height
 
 
 def _may_source(name: str, quoted: bool, texts: Dict[str, _Text],
@@ -1992,16 +2085,27 @@ def _word_at(text: str, at: int) -> str:
     return text[at:at + 1]
 
 
-def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing"):
+def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing", own: Optional[Set[str]] = None):
     """Read every file the texts run or source (by name, in the region); why not, and {file: {file it names: (how
-    often it is named, whether sourced, which of the file's shells names it)}}."""
+    often it is named, whether sourced, which of the file's shells names it)}}. own: where given, a name of the
+    launcher after a variable set to its own folder is that folder's file (_own_folder_lead), and own is filled with
+    those variables (why_walked asks _own_folder of them, and follows again without it where one fails)."""
     edges: Dict[str, Dict[str, Tuple[int, bool, Tuple[int, ...]]]] = {}
     todo, depth = [launcher], {launcher: 0}
+    asked: Dict[str, bool] = {}         # (_own_folder of the launcher's text, by variable)
     while todo:
         p = todo.pop()
         edges[p] = {}
         for i, (name, suffix, sourced) in enumerate(texts[p].shells):
             files = _named(found, name)
+            lead = _own_folder_lead(texts[p].text, texts[p]._shell_at[i], name) \
+                if own is not None and p == launcher and files else None
+            if lead is not None and lead not in asked:
+                asked[lead] = _own_folder(lead, texts[p].text, True)
+            if own is not None and lead is not None and asked[lead] and observed.note(os.sep + name)[0] == "missing":
+                # (unset where it is read, the word is /name: that file is not there)
+                files = tuple(c for c in files if os.path.dirname(c) == os.path.dirname(launcher))
+                own.add(lead)
             read: Dict[str, str] = {}
             if len(files) > 1:
                 why = _unfollowed_of(files, suffix, texts, read, launcher)
@@ -2028,6 +2132,71 @@ def _follow(texts: Dict[str, _Text], launcher: str, found: "_Listing"):
                 depth[c] = depth[p] + 1
                 todo.append(c)
     return "", edges
+
+
+# the value of an assignment of the launcher's own folder, `D=$(cd "$(dirname "$0")"; pwd)` (`&&`,
+# `${BASH_SOURCE[0]}`, quotes), matched after the variable's name
+_OWN_FOLDER_SET = (r"""=(["']?)\$\([ \t]*cd[ \t]+(["']?)\$\([ \t]*dirname[ \t]+(["']?)%s\3[ \t]*\)\2[ \t]*"""
+                   r"""(?:;|&&)[ \t]*pwd[ \t]*\)\1[ \t]*(?=[\n;]|$)""" % _SELF)
+# what may set a variable without its name written out before an `=` (`read`, `printf -v`, `eval "$n=x"`, `${!n}`)
+# (as a command's word: after a blank, an operator or the text's start, its quotes left out)
+# (each found by str.find, the characters around it checked: as one search, its first letters were tried at every
+# character, 5M over the 13 texts p130's 221 launchers ask of)
+_SETTERS = ("eval", "declare", "typeset", "local", "readonly", "read", "printf", "mapfile", "readarray", "getopts",
+            "unset", "let", "export", "source", ".")
+_SETTER_BEFORE = frozenset(" \t\n;&|({`!")
+_SETTER_AFTER = frozenset(" \t\n\r\f\v;&|)`")
+# an arithmetic or an index whose variable may be named by a value (`(( $n = 1 ))`, `a[$n=1]=x`: bash sets that one)
+_NAMED_ARITHMETIC = r"(?:\(\(|\$\[)(?:(?!\)\)|\])[^\n])*\$|\[(?<=\w\[)[^\]\n]*\$[^\]\n]*\]"
+_PLAIN_EXPORT = r"export[ \t]+[A-Za-z_]\w*=[^\s;&|'\"`\\()]*[ \t]*(?=\n|$)"
+
+
+def _own_folder_lead(text: str, at: int, name: str) -> Optional[str]:
+    """The variable a file's name is written after, the whole word but the name (`${D}/x.sh`, `$D/x.sh`, in double
+    quotes or none); None otherwise. Whether it holds the launcher's folder is asked by _own_folder."""
+    quoted = at > 0 and text[at - 1] == '"'
+    lead = _LEAD.match(text, at)
+    if lead is None or at > quoted and text[at - 1 - quoted] not in " \t\n;&|(`=":
+        return None                     # (`x${D}/a.sh`, `"x${D}/a.sh"`: another folder)
+    var = lead.group(1) or lead.group(2)
+    end = lead.end() + len(name)
+    if text[lead.end():end] != name or text[end:end + quoted] != '"' * quoted or \
+            end + quoted < len(text) and text[end + quoted] not in " \t\n;&|)<>":
+        return None
+    return var
+
+
+def _own_folder(var: str, text: str, launcher: bool) -> bool:
+    """Whether the launcher's own folder (or nothing) is what a variable _own_folder_lead found holds wherever it is
+    read, as far as a text of the launcher's shell tells (launcher: whether it is the launcher's): the launcher sets it
+    by one assignment (_OWN_FOLDER_SET; in a function or a branch, it may be unset: the word is then /name, which
+    _follow finds not there), no other file of its shell names it, and none has a way to set a variable whose name is
+    not written out (`read`, `eval`, `declare`, an `export` but `export NAME=value` alone on its line, an arithmetic or
+    index with a `$`; nor a `source`, `.`, `[[`, which the check of each word does not read). Where quotes and `\\`
+    are left out (`export cur""rentDir=x` sets currentDir), each other mention is a read, `$D` or `${D}`."""
+    plain = text.replace('"', "").replace("'", "").replace("\\", "")
+    if launcher:
+        at = _mentions(text, var)
+        if len(at) != 1 or len(_mentions(plain, var)) != 1 or "dirname" not in text or not _heads(text, at[0]) or \
+                not re.compile(_OWN_FOLDER_SET).match(text, at[0] + len(var)):
+            return False                        # (the assignment, once, heading its command)
+    elif _mentions(plain, var) or _reads(plain, var):
+        return False
+    if "${!" in plain or "[[" in plain or ("((" in plain or "$[" in plain or "[" in plain) and \
+            re.compile(_NAMED_ARITHMETIC).search(plain):
+        return False
+    for word in _SETTERS:
+        k, n = plain.find(word), len(word)
+        while k >= 0:
+            if (not k or plain[k - 1] in _SETTER_BEFORE) and (k + n == len(plain) or plain[k + n] in _SETTER_AFTER) \
+                    and not (word == "export" and re.compile(_PLAIN_EXPORT).match(plain, k)):
+                return False                    # (not `/usr/local`, `readlink`: inside a word)
+            k = plain.find(word, k + 1)
+    if not launcher:
+        return True
+    n = len(var)
+    return not any(plain[k - 1] == "{" and not plain.startswith("}", k + n) or plain.startswith("[", k + n)
+                   for k in _reads(plain, var))     # `${D:=x}`, `${D[0]}`
 
 
 def _unfollowed_of(files, suffix: str, texts: Dict[str, _Text], read: Dict[str, str], launcher: str) -> str:
