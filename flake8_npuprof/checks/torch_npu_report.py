@@ -55,10 +55,12 @@ class Warns(NamedTuple):
     after: Union[Text, Part] = ""   # what follows the warning: aside("op attributes are exported only to the db")
 
     def on(self, release: str, target: str) -> Text:
-        """The reaction as `release`'s builds show it, under a target of torch_npu `target`."""
+        """The reaction as `release`'s builds show it, under a target of torch_npu `target`: the 6.0.rc1 aside only
+        on the 6.0 line, whose build it is (compose keeps it on a group of releases that holds 6.0)."""
         if release == "5.0":
             return BUILD_50
-        every_rank = aside("6.0.rc1: on every rank") if target in ("any", "portable", "6.0") else ""
+        every_rank = aside("6.0.rc1: on every rank") if release == "6.0" and target in ("any", "portable", "6.0") \
+            else ""
         return clause(self.action, " " + RANK0, every_rank, self.after)
 
 
@@ -183,9 +185,13 @@ def compose(target, head: Text, reactions: Mapping[str, Optional[Reaction]], adv
     if not target.torch_npu_fails_on(bad):
         return None
     shown = [r for r in target.torch_npu_releases if r in bad]
+    # releases that react alike group together (6.0 too, its 6.0.rc1 aside set apart); a group holding 6.0 says it
+    alike = {r: x.on("7.0", target.torch_npu) if isinstance(x, Warns) and r != "5.0" else bad[r]
+             for r, x in reactions.items() if x}
     groups: Dict[Text, List[str]] = {}
     for r in shown:
-        groups.setdefault(bad[r], []).append(r)
+        groups.setdefault(alike[r], []).append(r)
+    groups = {bad["6.0"] if "6.0" in rs else bad[rs[0]]: rs for rs in groups.values()}
     others: List[str] = []              # what the other releases do, a clause each
     if target.torch_npu not in ("any", "portable"):
         body = clause(f"torch_npu {target.torch_npu} ", bad[target.torch_npu])
