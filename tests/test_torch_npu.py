@@ -642,3 +642,19 @@ def test_the_6_0_rc1_aside_goes_with_the_6_0_line_only():
     (_, _, _, message), = found(config("l2_cache=1"), release="6.0")
     assert message.startswith("l2_cache=1 is not a bool: torch_npu 6.0 resets it to False with a warning on rank 0 "
                               "only (6.0.rc1: on every rank);")
+
+
+def test_a_keyword_newer_than_the_releases_recorded():
+    # Ascend/pytorch@v26.2.0-beta.1-pytorch2.13.0:torch_npu/profiler/profiler.py#L214 takes execution_trace_observer
+    text = HEAD + "p = torch_npu.profiler.profile(execution_trace_observer=et, on_trace_ready=h)\n"
+    assert codes(text) == []        # not every torch_npu raises: 26.2.0-beta.1 and master take it
+    (line, col, code, message), = found(text, release="26.1")
+    assert (line, col, code) == (3, 31, "NPP303")
+    assert message == ("profile's keyword execution_trace_observer is new in torch_npu 26.2.0-beta.1 (its builds for "
+                       "torch 2.12 and 2.13), after the releases recorded here: torch_npu 26.1 raises TypeError "
+                       "(profile has no execution_trace_observer before 26.2.0-beta.1); drop it, or run a torch_npu "
+                       "that has it")
+    (_, _, _, message), = found(text, release="portable")
+    assert message.startswith("profile's keyword execution_trace_observer is new in torch_npu 26.2.0-beta.1 (its "
+                              "builds for torch 2.12 and 2.13), after the releases recorded here: torch_npu raises "
+                              "TypeError")

@@ -230,7 +230,14 @@ def keywords(ctx, call: ast.Call, table: Dict[str, str], what: str) -> Dict[str,
             continue
         out[kw.arg] = kw
         first = table.get(kw.arg)
-        if first is None:
+        later = K.after_recorded(what).get(kw.arg)
+        if later is not None:
+            # every release recorded raises TypeError, but not every torch_npu: not said under `any`
+            if ctx.target.torch_npu != "any":
+                report(ctx, "NPP303", kw, K.newer_keyword(what, kw.arg, later),
+                       every(clause("raises TypeError", aside(f"{what} has no {kw.arg} before {later.split()[0]}"))),
+                       "drop it, or run a torch_npu that has it")
+        elif first is None:
             guess = close_matches(kw.arg, sorted(table))
             hint = f"; did you mean {guess[0]}=?" if guess else f"; it takes {', '.join(sorted(table))}"
             report(ctx, "NPP303", kw, f"{what} has no keyword {kw.arg}",
@@ -289,7 +296,9 @@ RULES = (
         level="error",
         what="A keyword no release of torch_npu has (`aicore_metrics=`, with did-you-mean), one that the target "
              "release lacks (`mstx=` before 7.2, `host_sys=` before 7.1, `export_type=` on 5.0, "
-             "`skip_first_wait=` before 26.1, `custom_trace_id_callback=` before 26.1), a positional argument to "
+             "`skip_first_wait=` before 26.1, `custom_trace_id_callback=` before 26.1; `execution_trace_observer=`, "
+             "which only builds after the releases recorded take, from 26.2.0-beta.1 for torch 2.12 and 2.13: said "
+             "for a release or under `portable`, not under `any`), a positional argument to "
              "`profile()` (keyword-only from 6.0), or a `schedule()` without `wait` or `active`.",
         why="These are plain Python signature errors, raised in the user's own code before the profiler's "
             "exception-swallowing wrappers run: the job stops at start-up with a TypeError.",
