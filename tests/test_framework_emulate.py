@@ -883,3 +883,38 @@ def test_a_function_defined_under_the_main_guard_is_no_condition(tmp_path, capsy
     code, lines = _emulate(capsys, "--torch-npu", "7.0", "--", "python3", path)
     assert [ln for ln in lines if ln.startswith(("train.py:", "usable data:"))] == [
         "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"]
+
+
+def test_under_every_release_a_keyword_some_lack_leaves_the_answer_unknown(tmp_path, capsys):
+    # the default target (no torch-npu installed) is every release: mstx is new in 7.2, so 6.0-7.1 stop with
+    # TypeError at _ExperimentalConfig (user code: not caught); "usable data: yes" claimed data they never make
+    body = GOOD.replace("export_type=[ExportType.Text, ExportType.Db])", "mstx=True)")
+    code, out = _emulate(capsys, "--cwd", tmp_path, _script(tmp_path, body))
+    assert code == 1 and out[1] == ("train.py:6 profile: UNKNOWN: depends on the torch_npu release: "
+                                    "_ExperimentalConfig's keyword mstx is new in torch_npu 7.2: torch_npu 6.0-7.1 "
+                                    "raises TypeError when the script starts")
+    assert out[2].startswith("usable data: unknown (line 6: depends on the torch_npu release")
+    body = GOOD.replace("experimental_config=cfg)", "experimental_config=cfg, custom_trace_id_callback=lambda: 'x')")
+    code, out = _emulate(capsys, "--cwd", tmp_path, _script(tmp_path, body))
+    assert code == 1 and out[1] == ("train.py:6 profile: UNKNOWN: depends on the torch_npu release: profile's keyword "
+                                    "custom_trace_id_callback is new in torch_npu 26.1: torch_npu 6.0-26.0 raises "
+                                    "TypeError when the script starts")
+    code, out = _emulate(capsys, "--torch-npu", "26.1", "--cwd", tmp_path, _script(tmp_path, body))
+    assert code == 0
+
+
+def test_a_keyword_newer_than_the_releases_recorded_is_no_failure_everywhere(tmp_path, capsys):
+    # profile(execution_trace_observer=...) is taken by torch_npu 26.2.0-beta.1 (its builds for torch 2.12 and 2.13)
+    # and master (Ascend/pytorch@v26.2.0-beta.1-pytorch2.13.0:torch_npu/profiler/profiler.py#L214): "usable data: no"
+    # under every release was false for them
+    body = GOOD.replace("experimental_config=cfg)", "experimental_config=cfg, execution_trace_observer=et)")
+    path = _script(tmp_path, "et = object()\n" + body)
+    code, out = _emulate(capsys, "--cwd", tmp_path, path)
+    assert code == 1 and out[1] == (
+        "train.py:7 profile: UNKNOWN: depends on the torch_npu release: profile's keyword execution_trace_observer is "
+        "new in torch_npu 26.2.0-beta.1 (its builds for torch 2.12 and 2.13), after the releases recorded here: "
+        "torch_npu 6.0-26.1 raises TypeError when the script starts")
+    code, out = _emulate(capsys, "--torch-npu", "26.1", "--cwd", tmp_path, path)
+    assert code == 1 and out[1].startswith("train.py:7 profile: FAILS: profile's keyword execution_trace_observer is "
+                                           "new in torch_npu 26.2.0-beta.1 (its builds for torch 2.12 and 2.13), "
+                                           "after the releases recorded here: torch_npu 26.1 raises TypeError")

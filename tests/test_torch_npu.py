@@ -619,3 +619,42 @@ def test_whether_a_file_mentions_torch_npu_is_asked_of_its_text_once_per_analysi
     monkeypatch.setattr(torch_npu_report, "mentions_torch_npu", lambda t: asked.append(t) or real(t))
     analyse(text, None, "x.py")
     assert asked == [text] and real(text) is mentioned
+
+
+def test_the_6_0_rc1_aside_goes_with_the_6_0_line_only():
+    # msprof_tx is new in 6.0.rc3: 6.0.rc1 raises TypeError there, so "(6.0.rc1: on every rank)" after what 7.0+ do
+    # claimed a warning 6.0.rc1 never prints (Ascend/pytorch v6.0.rc1-pytorch2.1.0 experimental_config.py#L46-52)
+    (_, _, code, message), = found(config("msprof_tx=1"))
+    assert code == "NPP300"
+    assert message == ("msprof_tx=1 is not a bool: torch_npu 7.0+ resets it to False with a warning on rank 0 only; on "
+                       "torch_npu 5.0 it raises TypeError (_ExperimentalConfig has no msprof_tx before 6.0); on "
+                       "torch_npu 6.0 it depends on the build (6.0.rc1 raises TypeError: _ExperimentalConfig has no "
+                       "msprof_tx before 6.0.rc3); write msprof_tx=True or msprof_tx=False")
+    (_, _, _, message), = found(config('data_simplification="x"'))
+    assert message == ("data_simplification='x' is not a bool: torch_npu 7.0+ resets it to True with a warning on "
+                       "rank 0 only; on torch_npu 5.0 it depends on the build (5.0.rc3 keeps the value as written, "
+                       "without a warning; later 5.0 builds were not recorded); on torch_npu 6.0 it resets it to its "
+                       "default with a warning on rank 0 only (6.0.rc1: on every rank); write "
+                       "data_simplification=True or data_simplification=False")
+    (_, _, _, message), = found(config("l2_cache=1"))       # where 6.0 shares the reaction, the aside stays
+    assert message.startswith("l2_cache=1 is not a bool: torch_npu 6.0+ resets it to False with a warning on rank 0 "
+                              "only (6.0.rc1: on every rank); on torch_npu 5.0")
+    (_, _, _, message), = found(config("l2_cache=1"), release="6.0")
+    assert message.startswith("l2_cache=1 is not a bool: torch_npu 6.0 resets it to False with a warning on rank 0 "
+                              "only (6.0.rc1: on every rank);")
+
+
+def test_a_keyword_newer_than_the_releases_recorded():
+    # Ascend/pytorch@v26.2.0-beta.1-pytorch2.13.0:torch_npu/profiler/profiler.py#L214 takes execution_trace_observer
+    text = HEAD + "p = torch_npu.profiler.profile(execution_trace_observer=et, on_trace_ready=h)\n"
+    assert codes(text) == []        # not every torch_npu raises: 26.2.0-beta.1 and master take it
+    (line, col, code, message), = found(text, release="26.1")
+    assert (line, col, code) == (3, 31, "NPP303")
+    assert message == ("profile's keyword execution_trace_observer is new in torch_npu 26.2.0-beta.1 (its builds for "
+                       "torch 2.12 and 2.13), after the releases recorded here: torch_npu 26.1 raises TypeError "
+                       "(profile has no execution_trace_observer before 26.2.0-beta.1); drop it, or run a torch_npu "
+                       "that has it")
+    (_, _, _, message), = found(text, release="portable")
+    assert message.startswith("profile's keyword execution_trace_observer is new in torch_npu 26.2.0-beta.1 (its "
+                              "builds for torch 2.12 and 2.13), after the releases recorded here: torch_npu raises "
+                              "TypeError")

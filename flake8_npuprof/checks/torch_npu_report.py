@@ -55,10 +55,12 @@ class Warns(NamedTuple):
     after: Union[Text, Part] = ""   # what follows the warning: aside("op attributes are exported only to the db")
 
     def on(self, release: str, target: str) -> Text:
-        """The reaction as `release`'s builds show it, under a target of torch_npu `target`."""
+        """The reaction as `release`'s builds show it, under a target of torch_npu `target`: the 6.0.rc1 aside only
+        on the 6.0 line, whose build it is (compose keeps it on a group of releases that holds 6.0)."""
         if release == "5.0":
             return BUILD_50
-        every_rank = aside("6.0.rc1: on every rank") if target in ("any", "portable", "6.0") else ""
+        every_rank = aside("6.0.rc1: on every rank") if release == "6.0" and target in ("any", "portable", "6.0") \
+            else ""
         return clause(self.action, " " + RANK0, every_rank, self.after)
 
 
@@ -183,9 +185,13 @@ def compose(target, head: Text, reactions: Mapping[str, Optional[Reaction]], adv
     if not target.torch_npu_fails_on(bad):
         return None
     shown = [r for r in target.torch_npu_releases if r in bad]
+    # releases that react alike group together (6.0 too, its 6.0.rc1 aside set apart); a group holding 6.0 says it
+    alike = {r: x.on("7.0", target.torch_npu) if isinstance(x, Warns) and r != "5.0" else bad[r]
+             for r, x in reactions.items() if x}
     groups: Dict[Text, List[str]] = {}
     for r in shown:
-        groups.setdefault(bad[r], []).append(r)
+        groups.setdefault(alike[r], []).append(r)
+    groups = {bad["6.0"] if "6.0" in rs else bad[rs[0]]: rs for rs in groups.values()}
     others: List[str] = []              # what the other releases do, a clause each
     if target.torch_npu not in ("any", "portable"):
         body = clause(f"torch_npu {target.torch_npu} ", bad[target.torch_npu])
@@ -224,7 +230,14 @@ def keywords(ctx, call: ast.Call, table: Dict[str, str], what: str) -> Dict[str,
             continue
         out[kw.arg] = kw
         first = table.get(kw.arg)
-        if first is None:
+        later = K.after_recorded(what).get(kw.arg)
+        if later is not None:
+            # every release recorded raises TypeError, but not every torch_npu: not said under `any`
+            if ctx.target.torch_npu != "any":
+                report(ctx, "NPP303", kw, K.newer_keyword(what, kw.arg, later),
+                       every(clause("raises TypeError", aside(f"{what} has no {kw.arg} before {later.split()[0]}"))),
+                       "drop it, or run a torch_npu that has it")
+        elif first is None:
             guess = close_matches(kw.arg, sorted(table))
             hint = f"; did you mean {guess[0]}=?" if guess else f"; it takes {', '.join(sorted(table))}"
             report(ctx, "NPP303", kw, f"{what} has no keyword {kw.arg}",
@@ -283,7 +296,9 @@ RULES = (
         level="error",
         what="A keyword no release of torch_npu has (`aicore_metrics=`, with did-you-mean), one that the target "
              "release lacks (`mstx=` before 7.2, `host_sys=` before 7.1, `export_type=` on 5.0, "
-             "`skip_first_wait=` before 26.1, `custom_trace_id_callback=` before 26.1), a positional argument to "
+             "`skip_first_wait=` before 26.1, `custom_trace_id_callback=` before 26.1; `execution_trace_observer=`, "
+             "which only builds after the releases recorded take, from 26.2.0-beta.1 for torch 2.12 and 2.13: said "
+             "for a release or under `portable`, not under `any`), a positional argument to "
              "`profile()` (keyword-only from 6.0), or a `schedule()` without `wait` or `active`.",
         why="These are plain Python signature errors, raised in the user's own code before the profiler's "
             "exception-swallowing wrappers run: the job stops at start-up with a TypeError.",

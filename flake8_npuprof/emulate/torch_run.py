@@ -337,6 +337,9 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
     conditions = _conditions(ctx, call, parents)
     own = _findings(ctx, call, kws, names)
     fatal = [f for f in own if f.code == "NPP303"]
+    lacked = _lacked(ctx, call, kws, releases) if not fatal and target.torch_npu == "any" else ""
+    if lacked:
+        return Profiler(call.lineno, call.col_offset + 1, UNKNOWN, lacked, (), (), conditions, data)
     if fatal or any(k.arg is None for k in call.keywords) or call.args:
         why = fatal[0].message if fatal else "profile() takes its arguments from code not followed here"
         verdict = "fails" if fatal and _every_release(fatal[0], target) else UNKNOWN
@@ -403,6 +406,31 @@ def _level(code: str) -> str:
 
 def _replayed(target: Target) -> Tuple[str, ...]:
     return tuple(r for r in target.torch_npu_releases if r != "5.0")
+
+
+def _lacked(ctx, call: ast.Call, kws: Mapping[str, ast.AST], releases: Tuple[str, ...]) -> str:
+    """Under every release (where NPP303 is said only of what every release lacks): why the answer depends on the
+    release, where this profile() or the _ExperimentalConfig or schedule it is given names a keyword that some of the
+    replayed releases lack (TypeError when the script starts), or one only builds after the releases recorded
+    take; "" for none. (6.0.rc1, which lacks msprof_tx, op_attr and gc_detect_threshold, is not told apart.)"""
+    data = K.data()
+    calls = [(call, "profile")] + [(made, what) for made, what in (
+        (_made_by(ctx, kws.get("experimental_config")), "_ExperimentalConfig"),
+        (_made_by(ctx, kws.get("schedule")), "schedule")) if made is not None]
+    for made, what in calls:
+        table = data[K.TABLES[what]]["keywords"]
+        for kw in made.keywords:
+            later = K.after_recorded(what).get(kw.arg or "")
+            first = table.get(kw.arg or "")
+            lack = list(releases) if later is not None else \
+                [r for r in releases if first is not None and r in K.releases_before(first)]
+            if not lack:
+                continue
+            said = K.newer_keyword(what, str(kw.arg), later) if later is not None else \
+                f"{what}'s keyword {kw.arg} is new in torch_npu {first}"
+            shown = lack[0] if len(lack) == 1 else f"{lack[0]}-{lack[-1]}"
+            return f"depends on the torch_npu release: {said}: torch_npu {shown} raises TypeError when the script starts"
+    return ""
 
 
 def _every_release(fatal, target: Target) -> bool:

@@ -7,7 +7,7 @@ import json
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Optional, Tuple
+from typing import Dict, Iterable, Optional, Tuple
 
 from .targets import TORCH_NPU_RELEASES
 
@@ -37,6 +37,21 @@ def releases_from(first: str) -> Tuple[str, ...]:
 
 def releases_before(first: str) -> Tuple[str, ...]:
     return TORCH_NPU_RELEASES[:TORCH_NPU_RELEASES.index(first)]
+
+
+TABLES = {"profile": "profile", "_ExperimentalConfig": "experimental_config", "schedule": "schedule"}
+
+
+def after_recorded(what: str) -> Dict[str, str]:
+    """{keyword: the first build that takes it} of the keywords of `what` (profile, _ExperimentalConfig, schedule)
+    that only builds after the newest release recorded take: every release recorded raises TypeError there."""
+    table = data().get(TABLES.get(what, what), {}).get("after_recorded", {})
+    return {k: v for k, v in table.items() if not k.startswith("$")}
+
+
+def newer_keyword(what: str, keyword: str, build: str) -> str:
+    """How a finding names such a keyword."""
+    return f"{what}'s keyword {keyword} is new in torch_npu {build}, after the releases recorded here"
 
 
 def span(releases: Iterable[str]) -> str:
