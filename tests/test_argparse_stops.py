@@ -23,10 +23,10 @@ def _record():
         return json.load(f)
 
 
-def _table(options):
+def _table(options, prof="--prof"):
     from flake8_npuprof.values.flag_def import FlagDef
     table = {}
-    for names, kw in [[["--prof"], {"action": "store_true"}]] + options:
+    for names, kw in [[[prof], {"action": "store_true"}]] + options:
         kw = dict(kw)
         if "type" in kw:
             kw["type"] = ast.Name(kw["type"])
@@ -62,18 +62,37 @@ def test_the_record_is_what_the_pythons_here_do():
 def test_first_stop_is_what_python_did(case):
     # (parse_known_args stops where parse_args stops while reading, and leaves the words no option reads aside)
     from flake8_npuprof.values.argv_words import first_stop
+    _agrees(case, first_stop(case["words"], _table(case["options"]), lambda flag: True))
+
+
+@pytest.mark.parametrize("case", [c for c in _record() if c.get("parser", {}).get("prefix_chars") == "+"],
+                         ids=lambda c: " ".join(c["words"]))
+def test_first_stop_reads_a_parser_of_another_prefix_character_as_python_did(case):
+    # prefix_chars="+": python 3.9.18-3.13.0 read `++n` as they read `--n` where it is "-", a word that begins with
+    # `-` as a positional, and `--` as the end of the options all the same (argv_words.as_dashed)
+    from flake8_npuprof.values.argv_words import as_dashed, first_stop
+    read = as_dashed(case["words"], _table(case["options"], "++prof"), "+")
+    assert read is not None
+    _agrees(case, first_stop(read[0], read[1], lambda flag: True))
+
+
+def _known(case):
+    return case.get("parser", {}).get("method") == "parse_known_args"
+
+
+def _agrees(case, stop):
+    """Whether first_stop's answer (stop) is what the five pythons did with the case."""
     runs = case["runs"]
     assert set(runs) == {"3.9.18", "3.10.13", "3.11.7", "3.12.1", "3.13.0"}
-    stop = first_stop(case["words"], _table(case["options"]), lambda flag: True)
     if stop is not None and stop.kind == "joined":      # (3.9-3.12 stop there, 3.13.0 names -x at the end)
         assert all(r == [2, f"train.py: error: {stop.why}"] for v, r in runs.items() if v != "3.13.0")
-        assert runs["3.13.0"] == (["runs"] if "parser" in case else [0, ""] if "-h" in case["words"] else
+        assert runs["3.13.0"] == (["runs"] if _known(case) else [0, ""] if "-h" in case["words"] else
                                   [2, f"train.py: error: unrecognized arguments: -{stop.why.split(chr(39))[1]}"])
         return
     ran = {json.dumps(r) for r in runs.values()}
     assert len(ran) == 1                # the five agree
     ran = runs["3.13.0"]
-    if stop is not None and stop.kind in ("extra", "dashdash", "release") and "parser" in case:
+    if stop is not None and stop.kind in ("extra", "dashdash", "release") and _known(case):
         stop = None
     if ran == ["runs"]:
         assert stop is None
@@ -446,9 +465,11 @@ def test_a_word_that_begins_with_no_prefix_character_is_a_positional(capsys, tmp
     for words in (["--prof"], ["--prof", "-h"]):
         assert _answer(capsys, tmp_path, *words, text=text) == [
             off[0], off[1].replace("(prefix_chars='+', line 18)", "(prefix_chars='+', line 18 of train.py)")]
-    # no word: the script runs (its ++prof not followed here: the answer stays as it was)
+    # no word: the script runs, ++prof not given (its dest is prof: "yes (where its conditions hold)" before s63)
     assert _ran([], {"prefix_chars": "+"}) == ["runs"]
-    assert _answer(capsys, tmp_path, text=text)[-1] == "usable data: yes (where its conditions hold)"
+    assert _answer(capsys, tmp_path, text=text)[-1] == (
+        "usable data: no (line 8 of train.py: not run in this launch: `args.prof` is false in this launch (the default "
+        "of ++prof, which the launcher does not pass; ++prof would switch it on))")
 
 
 def test_a_switch_joined_to_characters_that_begin_no_option_stops_the_script(capsys, tmp_path):
@@ -571,3 +592,109 @@ def test_a_single_dash_switch_given_a_value_is_not_said_to_stop_a_parser_first_s
         '    parser.add_argument("--n"', '    parser.add_argument("-x", action="store_true")\n'
         '    parser.add_argument("-a", "--alpha")\n    parser.add_argument("--n"')
     assert not any("stops the script" in line for line in _answer(capsys, tmp_path, "--prof", "-x=a b", text=text))
+
+
+@pytest.mark.parametrize("words", [["--n", "5", "--prof", "--n", "x"], ["--n", "x", "--prof", "--n", "5"]])
+def test_an_option_given_twice_is_converted_at_each_word(capsys, tmp_path, words):
+    # a positional (first_stop does not read the parser): python 3.9.18-3.13.0 convert each value of --n where it
+    # comes and exit with status 2 at `x`; the answer was "yes" (the flag's own stop read at one of its words alone)
+    assert _ran(words, None, [[["size"], {"nargs": "?"}]]) == [2, "train.py: error: argument --n: invalid int value: 'x'"]
+    text = TRAIN.replace('"--size", nargs=2', '"size", nargs="?"')
+    assert _answer(capsys, tmp_path, *words, text=text) == _off(
+        "argparse stops the script in parse_args: int(), the type of --n (train.py:21), raises ValueError on --n x "
+        "from run.sh:1, so argparse exits with status 2")
+
+
+def test_an_option_added_under_an_if_given_a_value_it_takes_is_known_only_where_it_is_added(capsys, tmp_path):
+    # python 3.9.18-3.13.0 run the script where the `if` adds --n, and exit with status 2 ("unrecognized arguments:
+    # --n 5") where it does not: the answer was "yes"
+    assert _ran(["--prof", "--n", "5"], None, [[["--n"], {"type": "int"}]]) == ["runs"]
+    assert _ran(["--prof", "--n", "5"], None) == [2, "train.py: error: unrecognized arguments: --n 5"]
+    why = ("whether it runs in this launch is not known: the statement on line 22 adds --n only where its test holds, "
+           "which is not decided here; where it does not, argparse stops the script in parse_args: --n from run.sh:1 "
+           "is no option of the parser train.py parses, so argparse exits with status 2 (\"error: unrecognized "
+           "arguments\", naming --n)")
+    steps = f"line 9, when args.prof: steps 0-9 into {tmp_path}/prof"
+    assert _answer(capsys, tmp_path, "--prof", "--n", "5", text=UNDER_IF) == [
+        f"train.py: torch_npu's profiler: unknown: {steps}; but {why}",
+        f"usable data: unknown (run.sh:1: {steps.replace('line 9', 'line 9 of train.py')}; but "
+        f"{why.replace('line 22 adds', 'line 22 of train.py adds')})"]
+
+
+PLUS = TRAIN.replace("ArgumentParser()", 'ArgumentParser(prefix_chars="+")').replace('add_argument("--', 'add_argument("++')
+
+
+@pytest.mark.parametrize("words, why", [
+    (["++prof"], None),
+    (["++prof", "++n", "x"], "++n x from run.sh:1 is not what ++n takes, so argparse exits with status 2 (\"error: "
+                             "argument ++n: invalid int value: 'x'\")"),
+    (["++m", "++prof"], "++m from run.sh:1 takes a value and is given none, so argparse exits with status 2 "
+                        "(\"error: argument ++m: expected one argument\")"),
+    (["++prof", "--n"], "--n from run.sh:1 begins with none of the prefix characters of train.py's parser "
+                        "(prefix_chars='+'), so argparse reads it as a positional argument, which train.py does not "
+                        "take (it defines none), so argparse exits with status 2 (\"error: unrecognized arguments\", "
+                        "naming --n)"),
+    (["+h", "--n"], "+h from run.sh:1 asks for its help, so argparse prints it and exits with status 0"),
+])
+def test_a_parser_of_another_prefix_character_reads_its_own_option_words(capsys, tmp_path, words, why):
+    # prefix_chars="+": python 3.9.18-3.13.0 read ++prof as the option (dest prof), and stop where its `++` words
+    # are refused as they stop on `--` words; the answer was "yes (where its conditions hold)" for each
+    ran = _ran(words, {"prefix_chars": "+"})
+    assert ran == ["runs"] if why is None else ran[0] in (0, 2)
+    said = _answer(capsys, tmp_path, *words, text=PLUS)
+    assert said == ([f"train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)",
+                     "usable data: yes"] if why is None else _off("argparse stops the script in parse_args: " + why))
+
+
+def _launched(capsys, tmp_path, launcher):
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "run.sh").write_text(launcher)
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "--cwd", str(tmp_path), "--", "bash",
+          "run.sh"])
+    return capsys.readouterr().out.splitlines()[-1]
+
+
+@pytest.mark.parametrize("launcher, shown, line", [
+    ("python3 train.py --prof $(hostname)\n", "$(hostname)", 1),
+    ("python3 train.py --prof `hostname`\n", "`hostname`", 1),
+    ("X=$(hostname)\npython3 train.py --prof $X\n", "$X", 2),
+])
+def test_a_word_the_launcher_computes_where_an_option_is_read_is_not_known(capsys, tmp_path, launcher, shown, line):
+    # python 3.9.18-3.13.0 exit with status 2 on a word no option reads (`--prof x`), and run the script where there
+    # is none (an unquoted expansion of nothing) or it is an option: a command's output is not the caller's to
+    # choose, so not known. The answer was "yes".
+    plain = {json.dumps(c["words"]): c["runs"]["3.13.0"] for c in _record() if not c["options"] and "parser" not in c}
+    assert plain['["--prof", "x"]'] == [2, "train.py: error: unrecognized arguments: x"]
+    assert plain['["--prof"]'] == ["runs"]
+    steps = f"line 8 of train.py, when args.prof: steps 0-9 into {tmp_path}/prof"
+    assert _launched(capsys, tmp_path, launcher) == (
+        f"usable data: unknown (run.sh:{line}: {steps}; but whether it runs in this launch is not known: {shown} from "
+        f"run.sh:{line} is what the launcher computes (not known here: not a word its caller gives), which argparse "
+        "reads as train.py's options (or as no word, where it is empty and not quoted); where it is anything else, "
+        "argparse stops the script in parse_args: train.py defines no positional argument, so argparse exits with "
+        "status 2 (\"error: unrecognized arguments\"))")
+
+
+def test_a_value_the_launcher_computes_for_an_option_that_converts_it_is_not_known(capsys, tmp_path):
+    # --n is type=int: python 3.9.18-3.13.0 exit with status 2 where the output is no integer, or no word at all
+    assert _ran(["--prof", "--n", "myhost"], None, [[["--n"], {"type": "int"}]])[0] == 2
+    assert _ran(["--prof", "--n"], None, [[["--n"], {"type": "int"}]])[0] == 2
+    steps = f"line 8 of train.py, when args.prof: steps 0-9 into {tmp_path}/prof"
+    assert _launched(capsys, tmp_path, "python3 train.py --prof --n $(cat n.txt)\n") == (
+        f"usable data: unknown (run.sh:1: {steps}; but whether it runs in this launch is not known: $(cat n.txt) from "
+        "run.sh:1 is what the launcher computes (not known here: not a word its caller gives), given to --n: where "
+        "--n does not take it (its type= or choices=), or it is no word at all, argparse stops the script in "
+        "parse_args (status 2))")
+    assert _launched(capsys, tmp_path, "python3 train.py --prof --n=$(cat n.txt)\n") == (
+        f"usable data: unknown (run.sh:1: {steps}; but whether it runs in this launch is not known: the value of "
+        "--n=$(cat n.txt) from run.sh:1 is what the launcher computes (not known here: not a word its caller gives), "
+        "given to --n: where --n does not take it (its type= or choices=), argparse stops the script in parse_args "
+        "(status 2))")
+
+
+@pytest.mark.parametrize("launcher", ['python3 train.py --prof "$@"\n', "python3 train.py --prof $EXTRA\n",
+                                      "X=$1\npython3 train.py --prof $X\n"])
+def test_words_the_caller_gives_are_read_as_options_it_may_give(capsys, tmp_path, launcher):
+    # the launcher's arguments (none typed here) and its environment are the caller's: read as the options it may
+    # give, the answer for the words typed (as before)
+    assert _launched(capsys, tmp_path, launcher) == "usable data: yes"

@@ -93,6 +93,23 @@ CASES = [
     [[], True, ["--prof"], {"prefix_chars": "+"}],
     [[], True, ["-h", "x"], {"prefix_chars": "+"}],
     [[], True, [], {"prefix_chars": "+"}],
+    # an option given twice where first_stop does not read the parser (a positional): each value converted in turn
+    [[[["size"], {"nargs": "?"}], [["--n"], {"type": "int"}]], True, ["--n", "5", "--prof", "--n", "x"]],
+    [[[["size"], {"nargs": "?"}], [["--n"], {"type": "int"}]], True, ["--n", "x", "--prof", "--n", "5"]],
+    # an option added under an `if`, given a value it takes: the script runs with it, stops without it
+    [[[["--n"], {"type": "int"}]], True, ["--prof", "--n", "5"]],
+    [[], True, ["--prof", "--n", "5"]],
+    # prefix_chars="+": `++` words read as `--` words are where it is `-`; `--` words are positionals; `--` itself
+    # ends the options all the same
+    [[], True, ["++prof"], {"prefix_chars": "+"}],
+    [[[["++n"], {"type": "int"}]], True, ["++prof", "++n", "x"], {"prefix_chars": "+"}],
+    [[[["++m"], {}]], True, ["++m", "++prof"], {"prefix_chars": "+"}],
+    [[], True, ["++prof", "--n"], {"prefix_chars": "+"}],
+    [[], True, ["++prof", "--", "x"], {"prefix_chars": "+"}],
+    [[], True, ["+h", "--n"], {"prefix_chars": "+"}],
+    # a word the launcher computes, in the place of an option's value: what it may be (a number, none)
+    [[[["--n"], {"type": "int"}]], True, ["--prof", "--n", "myhost"]],
+    [[[["--n"], {"type": "int"}]], True, ["--prof", "--n"]],
 ]
 
 RUN = """
