@@ -33,7 +33,7 @@ def _table(options, prof="--prof"):
         call = ast.parse(f"parser.add_argument({', '.join(map(repr, names))}, "
                          f"{', '.join(f'{k}={v.id if isinstance(v, ast.Name) else repr(v)}' for k, v in kw.items())})"
                          ).body[0].value
-        flag = FlagDef(kw.get("dest", names[-1].lstrip("-")), names[-1], "argparse", None, None, True, call, None,
+        flag = FlagDef(kw.get("dest", names[-1].lstrip(prof[0])), names[-1], "argparse", None, None, True, call, None,
                        kw.get("action", ""), kw.get("type"))
         for n in names:
             table[n] = flag
@@ -644,6 +644,24 @@ def test_a_parser_of_another_prefix_character_reads_its_own_option_words(capsys,
     said = _answer(capsys, tmp_path, *words, text=PLUS)
     assert said == ([f"train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)",
                      "usable data: yes"] if why is None else _off("argparse stops the script in parse_args: " + why))
+
+
+@pytest.mark.parametrize("words, text", [
+    (["++pro"], PLUS),                  # an abbreviation of ++prof (python 3.9.18-3.13.0 run the script)
+    (["++prof"], PLUS.replace('"++size", nargs=2', '"size", nargs="?"')),      # a positional
+    (["++prof"], PLUS.replace('    parser.add_argument("++n"', '    if len(__file__) > 3:\n'
+                              '        parser.add_argument("++n"')),          # an option added under an `if`
+])
+def test_a_parser_of_another_prefix_character_not_followed_is_not_known(capsys, tmp_path, words, text):
+    # bind and first_stop read `-` words (their abbreviations, ...): with ++prof read as prof (this session) `++pro`
+    # said "no" (++prof not given), though python runs the script with prof set
+    assert _ran(["++pro"], {"prefix_chars": "+"}) == ["runs"]
+    why = ("whether it runs in this launch is not known: train.py's parser reads options that begin with '+' "
+           "(prefix_chars=), and how argparse reads the words from run.sh:1 for it is not followed here")
+    steps = f"line 8, when args.prof: steps 0-9 into {tmp_path}/prof"
+    assert _answer(capsys, tmp_path, *words, text=text) == [
+        f"train.py: torch_npu's profiler: unknown: {steps}; but {why}",
+        f"usable data: unknown (run.sh:1: {steps.replace('line 8', 'line 8 of train.py')}; but {why})"]
 
 
 def _launched(capsys, tmp_path, launcher):

@@ -239,7 +239,7 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     first stop argparse meets is said, over the flags' own (given.stop_first). A closing `--` leaves it to the python
     release (given.unsure)."""
     import ast
-    from ..values.argv_words import as_dashed, conditional, first_stop, flag_key, may_be_ambiguous, \
+    from ..values.argv_words import as_dashed, as_written, conditional, first_stop, flag_key, may_be_ambiguous, \
         parse_options, prefix_chars, sure_to_stop, unparsed
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
@@ -247,10 +247,16 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     texts, view = [w.text for w in words], table
     if prefix and "-" not in prefix:    # (options that begin otherwise: a word that begins with `-` is none)
         _stop_on_positional(ctx, table, given, words, where)
-        read = as_dashed(texts, table, prefix) if not given.stop else None
-        if read is None or not parse_options(ctx.tree, flags, prefix) or unparsed(ctx.tree, flags) or \
-                conditional(ctx.tree, flags):
+        if given.stop or not words:
             return
+        read = as_dashed(texts, table, prefix)
+        through = first_stop(read[0], read[1], abbreviates, holes=True) if read is not None and parse_options(
+            ctx.tree, flags, prefix) and not unparsed(ctx.tree, flags) and not conditional(ctx.tree, flags) else None
+        if through is None:             # (bind reads `-` words' abbreviations alone: `++pro` may be ++prof's)
+            return _not_followed(ctx, given, prefix, where)
+        if through.kind in ("through", "hole"):
+            return                      # (a word the launcher computes: _computed_word)
+        assert read is not None
         texts, view = read
     idle = unparsed(ctx.tree, flags)        # (another parser's: its words are unrecognized where it is not parsed)
     note = ""
@@ -262,6 +268,8 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     readable = bool(words and flags) and parse_options(ctx.tree, flags, prefix if view is not table else "-")
     stop = first_stop(texts, {o: f for o, f in view.items() if id(f.call) not in idle}, abbreviates) \
         if readable else None
+    if stop is not None and view is not table:
+        stop = stop._replace(why=as_written(stop.why, [w.text for w in words], texts))
     cond = conditional(ctx.tree, flags) if readable else {}
     if stop is None and cond:
         _stop_in_parse_args_without(ctx, table, given, unknown, abbreviates, where, idle, words, cond)
@@ -319,15 +327,19 @@ def _computed_word(ctx, launch, table, given, abbreviates, where: str) -> None:
     import os
     from ..shell.expand import COMPUTED
     from ..source.files import ReadError, read_source
-    from ..values.argv_words import first_stop, flag_key, parse_options, sure_to_stop, unparsed
+    from ..values.argv_words import as_dashed, first_stop, flag_key, parse_options, prefix_chars, sure_to_stop, \
+        unparsed
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
-    if not flags or not any(w.value.origin == COMPUTED for w in words) or "prefix_chars" in ctx.src.text or \
-            not parse_options(ctx.tree, flags):
+    if not flags or not any(w.value.origin == COMPUTED for w in words):
+        return
+    prefix = prefix_chars(ctx.tree) if "prefix_chars" in ctx.src.text else "-"
+    read = ([w.text for w in words], table) if prefix == "-" else \
+        as_dashed([w.text for w in words], table, prefix) if len(prefix) == 1 else None
+    if read is None or not parse_options(ctx.tree, flags, prefix):
         return
     idle = unparsed(ctx.tree, flags)
-    stop = first_stop([w.text for w in words], {o: f for o, f in table.items() if id(f.call) not in idle},
-                      abbreviates, holes=True)
+    stop = first_stop(read[0], {o: f for o, f in read[1].items() if id(f.call) not in idle}, abbreviates, holes=True)
     if stop is None or stop.kind != "hole":
         return
     span = words[stop.at:max(stop.end, stop.at + 1)]
@@ -335,7 +347,7 @@ def _computed_word(ctx, launch, table, given, abbreviates, where: str) -> None:
         return
     option = words[stop.at].text.partition("=")[0]
     valued = len(span) > 1 or HOLE not in option        # (the value of an option its type= or choices= may refuse)
-    exit_on_error = sure_to_stop(ctx.resolver, table, flags, known=valued)
+    exit_on_error = sure_to_stop(ctx.resolver, table, flags, known=valued, prefixed=prefix != "-")
     if exit_on_error is None:
         return                          # (parse_known_args leaves a word no option reads aside; a parser not read)
     w = next(w for w in span if w.value.origin == COMPUTED and HOLE in w.text)
@@ -388,6 +400,18 @@ def _method(tree) -> str:
     import ast
     called = {n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
     return "parse_known_args" if "parse_known_args" in called and "parse_args" not in called else "parse_args"
+
+
+def _not_followed(ctx, given, prefix: str, where: str) -> None:
+    """Where how argparse reads the launch's words is not followed for a parser whose prefix_chars= has no `-` (an
+    abbreviation, a positional, an option added under an `if`: bind and first_stop read `-` words): not known."""
+    import os
+    from ..values.argv_words import flag_key
+    script = os.path.basename(ctx.filename)
+    given.stop = f"{script}'s parser reads options that begin with {prefix!r} (prefix_chars=), and how argparse " \
+        f"reads the words from {where} for it is not followed here"
+    given.unsure = True
+    given.stop_calls = frozenset(flag_key(f) for f in ctx.resolver.flags)
 
 
 def _stop_on_positional(ctx, table, given, words, where: str) -> None:

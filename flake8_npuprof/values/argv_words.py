@@ -192,7 +192,8 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool], 
     (one that begins not known may be several, or none), or is read in a way not followed here (an abbreviation,
     another action, a type= function). holes: a word not known that argparse meets where it reads an option (no
     option before it takes it), before any stop, is said as Stop(None, its index, "hole"); an option whose value
-    is not known, where its type= or choices= may refuse it, as Stop(None, the option's index, "hole", end)."""
+    is not known, where its type= or choices= may refuse it, as Stop(None, the option's index, "hole", end); and
+    words read through without a stop as Stop(None, -1, "through") (None is then only a reading not followed)."""
     if sorted_first(texts, table, abbreviates):
         return None
     extras: List[int] = []
@@ -289,7 +290,7 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool], 
     refused = _default_refused(table, seen)
     if refused is not None:             # (after the words are read, before those no option reads are named)
         return refused if refused.kind == "default" else None
-    return _extra(texts, extras) if extras else None
+    return _extra(texts, extras) if extras else Stop(None, -1, "through") if holes else None
 
 
 def sorted_first(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) -> bool:
@@ -418,22 +419,31 @@ def as_dashed(texts: List[str], table, prefix: str) -> Optional[Tuple[List[str],
     """The launch's words and the flag table as argparse reads them for a parser whose prefix_chars= is one character
     other than `-` (python 3.9-3.13's _parse_optional and _get_option_tuples read any prefix character as they read
     `-`; a literal `--` ends the options whatever they are): that character written `-`, and a word that begins
-    with `-` as a positional (`_` before it); None where a word would read otherwise (`+5`, an option word, would be
+    with `-` as a positional (`_` before it where first_stop would read it as an option; as_written names it back in
+    a message); None where a word would read otherwise (`+5`, an option word, would be
     a negative number; `++` or `++=x` abbreviates every long option) or an option does not begin with it."""
     def dashed(text: str) -> str:
         n = len(text) - len(text.lstrip(prefix))
         return "-" * n + text[n:]
     if len(prefix) != 1 or any(o[:1] != prefix or o[1:2] == "-" for o in table):
         return None
-    out = []
+    out, view = [], {dashed(o): f for o, f in table.items()}
     for t in texts:
-        if t[:1] == prefix:
+        if t[:1] == prefix and len(t) > 1:
             if _NUMBER.match(dashed(t)) or t.partition("=")[0] == prefix * 2:
                 return None
             out.append(dashed(t))
-        else:
-            out.append("_" + t if t[:1] == "-" and t != "--" else t)
-    return out, {dashed(o): f for o, f in table.items()}
+        else:                           # (`-1`, `-a b` are read as positionals already: their values kept)
+            out.append("_" + t if t != "--" and _optional(t, view) else t)
+    return out, view
+
+
+def as_written(why: str, texts: List[str], dashed: List[str]) -> str:
+    """A first_stop reason (Stop.why) of words as_dashed changed, with the words as the launch gives them (python
+    names the value `--x`, not `_--x`, in "invalid int value: '--x'")."""
+    back = {repr(d): repr(t) for t, d in zip(texts, dashed) if t != d}
+    return re.sub("|".join(map(re.escape, sorted(back, key=len, reverse=True))), lambda m: back[m.group()], why) \
+        if back else why
 
 
 def positionals_only(texts: List[str], flags: Iterable[FlagDef], tree: ast.AST, prefix: str) -> bool:

@@ -107,6 +107,7 @@ CASES = [
     [[], True, ["++prof", "--n"], {"prefix_chars": "+"}],
     [[], True, ["++prof", "--", "x"], {"prefix_chars": "+"}],
     [[], True, ["+h", "--n"], {"prefix_chars": "+"}],
+    [[], True, ["++pro"], {"prefix_chars": "+"}],
     # a word the launcher computes, in the place of an option's value: what it may be (a number, none)
     [[[["--n"], {"type": "int"}]], True, ["--prof", "--n", "myhost"]],
     [[[["--n"], {"type": "int"}]], True, ["--prof", "--n"]],
