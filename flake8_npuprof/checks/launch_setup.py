@@ -240,7 +240,7 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     release (given.unsure)."""
     import ast
     from ..values.argv_words import as_dashed, as_written, conditional, first_stop, flag_key, may_be_ambiguous, \
-        parse_options, prefix_chars, sure_to_stop, unparsed
+        parse_options, prefix_chars, sure_to_stop, unparsed, unrecognized
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
     prefix = prefix_chars(ctx.tree) if "prefix_chars" in ctx.src.text else "-"
@@ -285,7 +285,10 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     # (parse_known_args() stops where parse_args() stops while reading the words, not on those no option reads)
     exit_on_error = sure_to_stop(ctx.resolver, table, flags, known=stop.kind in _WHILE_READING and (
         other is None or other.kind in _WHILE_READING), prefixed=view is not table) if stop is not None else None
-    if stop is None or exit_on_error is None or stop.kind == "extra" and unknown and view is table:
+    # (an option word the script does not define: _stop_on_unrecognized says it, with what passes it; not `-1`, which
+    # argparse reads as a positional, as first_stop does)
+    named = [w for w in unknown if HOLE not in w.text.partition("=")[0] and unrecognized(w.text)]
+    if stop is None or exit_on_error is None or stop.kind == "extra" and named and view is table:
         if view is table:
             _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle, words)
         return
@@ -450,7 +453,7 @@ def _said(ctx, stop, words, table, where: str, prefix: str = "-") -> str:
     """Why argparse stops the script where first_stop says (its message, and the launch's words that make it);
     prefix: the parser's prefix_chars=."""
     import os
-    from ..values.argv_words import joined
+    from ..values.argv_words import joined, unrecognized
     script = os.path.basename(ctx.filename)
     text = words[stop.at].text
     if stop.kind == "default":
@@ -500,7 +503,8 @@ def _said(ctx, stop, words, table, where: str, prefix: str = "-") -> str:
         why = f"{text} from {where} begins with none of the prefix characters of {script}'s parser (prefix_chars=" \
             f"{prefix!r}), so argparse reads it as a positional argument, which {script} does not take (it defines " \
             f"none), so argparse exits with status 2 (\"error: unrecognized arguments\", naming {text})"
-    elif stop.kind == "extra" and len(text) > 1 and text[0] in prefix:  # (an option of a parser never parsed)
+    elif stop.kind == "extra" and len(text) > 1 and text[0] in prefix and (prefix != "-" or unrecognized(text)):
+        # (an option of a parser never parsed; `-1` is read as a positional)
         why = f"{text} from {where} is no option of the parser {script} parses, so argparse exits with status 2 " \
             f"(\"error: unrecognized arguments\", naming {text})"
     elif stop.kind == "extra":
@@ -549,11 +553,14 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
         if any(id(table[g.option].call) in cond for g in bare) and \
                 sure_to_stop(ctx.resolver, table, ctx.resolver.flags) is None:
             bare = [g for g in mine() if g.text is None and takes_one(table[g.option])]
-    exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags, known=bool(bare) or refusable) \
-        if words or bare or refusable else None
+    # (the help option: said where each word before it is surely read without a stop, as a refused value is)
+    helped = any(w.text in ("-h", "--help") and w.text not in table for w in launched)
+    exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags, known=bool(bare) or refusable or helped) \
+        if words or bare or refusable or helped else None
     if exit_on_error is None:
         return
-    refused = _refused(ctx, table, given, launched, own, abbreviates) if refusable and not exit_on_error.arg else None
+    refused = _refused(ctx, table, given, launched, own, abbreviates, where) \
+        if (refusable or helped) and not exit_on_error.arg else None
     at = {id(w): k for k, w in enumerate(launched)}
     first = min((at.get(id(g.word), len(at)) for g in bare), default=None)
     if refused is not None and (first is None or refused[0] < first):
@@ -605,9 +612,10 @@ def _refusable(flag) -> bool:
         k.arg == "choices" or k.arg == "type" and getattr(k.value, "id", None) != "str" for k in flag.call.keywords))
 
 
-def _refused(ctx, table, given, launched, own, abbreviates) -> Optional[Tuple[int, str]]:
+def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Optional[Tuple[int, str]]:
     """(its index, why) of the first word of the launch at which argparse refuses the value given to one of the script's
-    own flags (launch_args.given_values: a type= that raises on it, a choice not listed, a switch given a value), for
+    own flags (launch_args.given_values: a type= that raises on it, a choice not listed, a switch given a value), or
+    reads -h or --help (it prints the help and exits with status 0: python 3.9.18-3.13.0 with a positional), for
     a parser argv_words.sure_to_stop reads (no exit_on_error=), where each word before it is surely read without a
     stop: no word not known, no help, version or abbreviation, each flag's value known; no word of the launch may be
     an ambiguous abbreviation (argparse meets that first), no mutually exclusive group, no positional with a type= or
@@ -629,9 +637,15 @@ def _refused(ctx, table, given, launched, own, abbreviates) -> Optional[Tuple[in
         if not (isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value.startswith("-")) and \
                 any(k.arg in ("type", "choices", "action") for k in f.call.keywords):
             return None
-    where = next((g.where for g in given.values() if isinstance(g, Given)), "")
+    where = next((g.where for g in given.values() if isinstance(g, Given)), at)
     script = os.path.basename(ctx.filename)
+    helps = not any(isinstance(n, ast.Call) and _dotted(n.func) in ("ArgumentParser", "argparse.ArgumentParser") and
+                    any(k.arg in (None, "add_help", "conflict_handler", "prefix_chars", "fromfile_prefix_chars")
+                        for k in n.keywords) for n in ast.walk(ctx.tree))
     for k, w in enumerate(launched):
+        if helps and w.text in ("-h", "--help") and w.text not in table:
+            return k, f"argparse stops the script in {_method(ctx.tree)}: {w.text} from {at or where} asks for its " \
+                "help, so argparse prints it and exits with status 0"
         # each word of an own flag read as argparse reads it (an option given twice: each value is converted and
         # checked where it comes: python 3.9.18-3.13.0 stop at `--n x` of `--n 5 --prof --n x`, type=int)
         g = _occurrence(launched, k, table, own, abbreviates, where)

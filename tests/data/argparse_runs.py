@@ -108,6 +108,16 @@ CASES = [
     [[], True, ["++prof", "--", "x"], {"prefix_chars": "+"}],
     [[], True, ["+h", "--n"], {"prefix_chars": "+"}],
     [[], True, ["++pro"], {"prefix_chars": "+"}],
+    # the help option where first_stop does not read the parser: read in order, before a positional, a required
+    # option or the words no option reads are checked
+    [[[["size"], {"nargs": "?"}]], True, ["--prof", "-h"]],
+    [[[["size"], {"nargs": "?"}]], True, ["--prof", "--xyz", "-h"]],
+    [[[["size"], {"nargs": "?"}]], True, ["-h", "--prof=1"]],
+    [[[["size"], {"nargs": "?"}]], True, ["--prof", "3", "4", "--help"]],
+    [[[["--m"], {"required": True}]], True, ["--prof", "-h"]],
+    [[[["-1", "--n"], {}]], True, ["--prof", "-h"]],
+    # a negative number no option takes: a positional, which the parser does not take
+    [[], True, ["--prof", "-1"]],
     # a word the launcher computes, in the place of an option's value: what it may be (a number, none)
     [[[["--n"], {"type": "int"}]], True, ["--prof", "--n", "myhost"]],
     [[[["--n"], {"type": "int"}]], True, ["--prof", "--n"]],
