@@ -240,7 +240,7 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     release (given.unsure)."""
     import ast
     from ..values.argv_words import as_dashed, as_written, conditional, first_stop, flag_key, may_be_ambiguous, \
-        parse_options, prefix_chars, sure_to_stop, unparsed, unrecognized
+        parse_options, prefix_chars, read_as, sure_to_stop, unparsed, unrecognized
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
     prefix = prefix_chars(ctx.tree) if "prefix_chars" in ctx.src.text else "-"
@@ -252,11 +252,11 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
         read = as_dashed(texts, table, prefix)
         through = first_stop(read[0], read[1], abbreviates, holes=True) if read is not None and parse_options(
             ctx.tree, flags, prefix) and not unparsed(ctx.tree, flags) and not conditional(ctx.tree, flags) else None
-        if through is None:             # (bind reads `-` words' abbreviations alone: `++pro` may be ++prof's)
+        if through is None or read is None or any(t[:2] == "--" and t.partition("=")[0] not in read[1] and read_as(
+                t, read[1], abbreviates) for t in read[0]):   # (bind reads `-` words' abbreviations alone: `++pro`)
             return _not_followed(ctx, given, prefix, where)
         if through.kind in ("through", "hole"):
             return                      # (a word the launcher computes: _computed_word)
-        assert read is not None
         texts, view = read
     idle = unparsed(ctx.tree, flags)        # (another parser's: its words are unrecognized where it is not parsed)
     note = ""
@@ -286,8 +286,9 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     exit_on_error = sure_to_stop(ctx.resolver, table, flags, known=stop.kind in _WHILE_READING and (
         other is None or other.kind in _WHILE_READING), prefixed=view is not table) if stop is not None else None
     # (an option word the script does not define: _stop_on_unrecognized says it, with what passes it; not `-1`, which
-    # argparse reads as a positional, as first_stop does)
-    named = [w for w in unknown if HOLE not in w.text.partition("=")[0] and unrecognized(w.text)]
+    # argparse reads as a positional, nor an abbreviation, as first_stop does)
+    named = [w for w in unknown if HOLE not in w.text.partition("=")[0] and unrecognized(w.text) and
+             not read_as(w.text, table, abbreviates)]
     if stop is None or exit_on_error is None or stop.kind == "extra" and named and view is table:
         if view is table:
             _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle, words)
@@ -298,11 +299,11 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
             isinstance(n, ast.Attribute) and n.attr == "version" and isinstance(n.ctx, ast.Store)
             for n in ast.walk(ctx.tree)):   # (`parser.version = ...`: the version action prints it)
         return _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle, words)  # (ArgumentError)
-    why = _said(ctx, stop, words, table, where, prefix)
+    why = _said(ctx, stop, words, table, where, prefix, abbreviates)
     line = min(cond.values()) if cond else 0
     if other is not None and other != stop:     # (options added under an `if`: both readings stop the script)
         why += f" (where the statement on line {line} adds {names}; else " \
-            f"{_said(ctx, other, words, table, where, prefix)})"
+            f"{_said(ctx, other, words, table, where, prefix, abbreviates)})"
     head = f"argparse stops the script in {_method(ctx.tree)}: "
     if cond and other is None:                  # (without them argparse may read the words through)
         why = f"the statement on line {line} adds {names} only where its test holds, which is not decided here; " \
@@ -392,7 +393,7 @@ def _stop_in_parse_args_without(ctx, table, given, unknown, abbreviates, where: 
     names = ", ".join(sorted(o for o, f in table.items() if id(f.call) in cond))
     given.stop = f"the statement on line {min(cond.values())} adds {names} only where its test holds, which is not " \
         f"decided here; where it does not, argparse stops the script in {_method(ctx.tree)}: " \
-        f"{_said(ctx, other, words, table, where)}"
+        f"{_said(ctx, other, words, table, where, abbreviates=abbreviates)}"
     given.unsure = True
     given.stop_calls = frozenset(flag_key(f) for f in flags)
 
@@ -449,11 +450,11 @@ def _raised_instead(exit_on_error) -> str:
         f"{exit_on_error.value.lineno}), which stops it too" if off else ""
 
 
-def _said(ctx, stop, words, table, where: str, prefix: str = "-") -> str:
+def _said(ctx, stop, words, table, where: str, prefix: str = "-", abbreviates=lambda flag: True) -> str:
     """Why argparse stops the script where first_stop says (its message, and the launch's words that make it);
-    prefix: the parser's prefix_chars=."""
+    prefix: the parser's prefix_chars=; abbreviates: whether a flag's parser takes an abbreviation."""
     import os
-    from ..values.argv_words import joined, unrecognized
+    from ..values.argv_words import joined, option_of, unrecognized
     script = os.path.basename(ctx.filename)
     text = words[stop.at].text
     if stop.kind == "default":
@@ -463,8 +464,8 @@ def _said(ctx, stop, words, table, where: str, prefix: str = "-") -> str:
             f"{flag.call.lineno}) with {getattr(flag.type_node, 'id', '')}(), which refuses it, so argparse exits " \
             f"with status 2 (\"error: {stop.why}\")"
     elif stop.kind == "raises":
-        flag = table[text.partition("=")[0]]
-        value = next(k.value.value for k in flag.call.keywords if k.arg == "default")
+        flag = option_of(text, table, abbreviates)
+        value = next(getattr(k.value, "value", None) for k in flag.call.keywords if k.arg == "default")
         spelled = " ".join(w.text for w in words[stop.at:stop.end])
         why = f"{spelled} from {where} is appended to the default of {flag.option}, {value!r} (line " \
             f"{flag.call.lineno}), which has no append, so parse_args raises AttributeError " \
@@ -478,13 +479,13 @@ def _said(ctx, stop, words, table, where: str, prefix: str = "-") -> str:
     elif stop.kind == "help":
         why = f"{text} from {where} asks for its help, so argparse prints it and exits with status 0"
     elif stop.kind == "version":
-        line = table[text].call.lineno
+        line = option_of(text, table, abbreviates).call.lineno
         why = f"{text} from {where} is {script}'s version option (line {line}), so argparse prints the version " \
             "and exits with status 0" if stop.status == 0 else f"{text} from {where} is {script}'s version option " \
             f"(line {line}), which gives no version=: argparse's version action reads parser.version, which " \
             "ArgumentParser does not have, so parse_args raises AttributeError (status 1)"
     elif stop.kind == "value":
-        flag = table[text.partition("=")[0]]
+        flag = option_of(text, table, abbreviates)
         spelled = " ".join(w.text for w in words[stop.at:stop.end])
         why = f"{flag.option} ({flag.action}) takes no value, and {spelled} from {where} gives it one, so argparse " \
             "exits with status 2" if flag.action in ("store_true", "store_false") else \

@@ -226,12 +226,17 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool], 
         if pair is not None:
             return Stop(2, k, "joined", f"argument {_label(pair[0])}: ignored explicit argument {pair[1]!r}", k + 1)
         if flag is None:
-            if read_as(text, table, abbreviates) or text.startswith("-h") or len(option) > 2 and \
-                    "--help".startswith(option):
-                return None             # an abbreviation (or help's): not followed here
-            extras.append(k)
-            k += 1
-            continue
+            if text.startswith("-h") or len(option) > 2 and "--help".startswith(option):
+                return None             # help's abbreviation: not followed here
+            found = read_as(text, table, abbreviates)
+            if text[:2] == "--" and len(found) == 1:
+                flag = found[0]         # a `--` word's one option it begins (sorted_first: not two): python 3.9-3.13
+            elif found:
+                return None             # (`-pro`: -p with `ro` or -prof, as the release reads it: not followed)
+            else:
+                extras.append(k)
+                k += 1
+                continue
         seen.add(id(flag.call))
         kw = {a.arg: a.value for a in flag.call.keywords}
         action = flag.action or ("store" if "action" not in kw else "")
@@ -573,6 +578,11 @@ def _rejected(flag: FlagDef, kw: dict, values: List[str]) -> Optional[str]:
         if listed is not None and out not in listed:
             return f"invalid choice: {out!r}"       # (the converted value: `invalid choice: 3` for type=int)
     return ""
+
+
+def option_of(text: str, table, abbreviates: Callable[[FlagDef], bool]) -> FlagDef:
+    """The flag first_stop read an option word as: the one its part before `=` names, or else begins."""
+    return table.get(text.partition("=")[0]) or read_as(text, table, abbreviates)[0]
 
 
 def flag_key(flag: FlagDef) -> tuple:

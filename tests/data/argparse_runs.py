@@ -118,6 +118,11 @@ CASES = [
     [[[["-1", "--n"], {}]], True, ["--prof", "-h"]],
     # a negative number no option takes: a positional, which the parser does not take
     [[], True, ["--prof", "-1"]],
+    # a `--` word that begins one option is that option (allow_abbrev, the default)
+    [[[["--size"], {"nargs": 2}]], True, ["--pro", "x"]],
+    [[[["--size"], {"nargs": 2}]], True, ["--pro", "--si", "1"]],
+    [[], True, ["--pro=1"]],
+    [[], True, ["--pro"]],
     # a word the launcher computes, in the place of an option's value: what it may be (a number, none)
     [[[["--n"], {"type": "int"}]], True, ["--prof", "--n", "myhost"]],
     [[[["--n"], {"type": "int"}]], True, ["--prof", "--n"]],
