@@ -576,7 +576,8 @@ def test_an_option_added_under_an_if_may_stop_the_script_only_where_it_is_added(
     # default="abc" for type=int: python 3.9.18-3.13.0 exit with status 2 where --n is added, and run the script where
     # it is not; the answer was "yes" (before this session), "no" (the stop said as certain)
     assert _ran(["--prof"], None, [[["--n"], {"type": "int", "default": "abc"}]])[0] == 2
-    assert _ran(["--prof"], None) == ["runs"]
+    assert next(c for c in _record() if c["words"] == ["--prof"] and not c["options"] and "parser" not in c)[
+        "runs"]["3.13.0"] == ["runs"]
     text = UNDER_IF.replace("default=1", 'default="abc"')
     why = ("whether it runs in this launch is not known: the statement on line 22 of train.py adds --n only where its "
            "test holds, which is not decided here; where it does, argparse stops the script in parse_args: run.sh:1 "
@@ -756,3 +757,26 @@ def test_a_word_that_begins_one_option_is_read_as_it(capsys, tmp_path, words, ra
     # and the answer was "yes (where its conditions hold)"
     assert _ran(words, None, [[["--size"], {"nargs": 2}]] if len(words) > 1 else []) == [2, f"train.py: error: {ran}"]
     assert _answer(capsys, tmp_path, *words) == _off("argparse stops the script in parse_args: " + why)
+
+
+@pytest.mark.parametrize("size, words, ran, why", [
+    ('"size", nargs="?"', ["5", "--prof", "3", "--prof"], "unrecognized arguments: 3",
+     "the words from run.sh:1 that no option reads (5, 3) are more than its positional arguments take (size: at most "
+     "1), so argparse exits with status 2 (\"error: unrecognized arguments\")"),
+    ('"size"', ["--prof"], "the following arguments are required: size",
+     "the words from run.sh:1 that no option reads (none) are fewer than its positional arguments need (size: at "
+     "least 1), so argparse exits with status 2 (\"error: the following arguments are required\")"),
+    ('"size"', ["--prof", "5", "6"], "unrecognized arguments: 6",
+     "the words from run.sh:1 that no option reads (5, 6) are more than its positional arguments take (size: at most "
+     "1), so argparse exits with status 2 (\"error: unrecognized arguments\")"),
+    ('"size"', ["--prof", "5"], None, None),
+])
+def test_words_no_option_reads_are_counted_against_the_positionals(capsys, tmp_path, size, words, ran, why):
+    # first_stop does not read a parser with a positional; python 3.9.18-3.13.0 exit with status 2 where the words no
+    # option reads are more than the positionals take (`5 --prof 3`: the first takes 5), or fewer than they need: the
+    # answer was "yes"
+    options = [[["size"], {"nargs": "?"}]] if "?" in size else [[["size"], {}]]
+    assert _ran(words, None, options) == ([2, f"train.py: error: {ran}"] if ran else ["runs"])
+    said = _answer(capsys, tmp_path, *words, text=TRAIN.replace('"--size", nargs=2', size))
+    assert said == (_off("argparse stops the script in parse_args: " + why) if why else [
+        "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"])

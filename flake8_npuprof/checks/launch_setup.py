@@ -556,12 +556,13 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
             bare = [g for g in mine() if g.text is None and takes_one(table[g.option])]
     # (the help option: said where each word before it is surely read without a stop, as a refused value is)
     helped = any(w.text in ("-h", "--help") and w.text not in table for w in launched)
+    spread = any(f.kind == "argparse" and not f.option.startswith("-") for f in ctx.resolver.flags)  # (positionals)
     exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags, known=bool(bare) or refusable or helped) \
-        if words or bare or refusable or helped else None
+        if words or bare or refusable or helped or spread else None
     if exit_on_error is None:
         return
     refused = _refused(ctx, table, given, launched, own, abbreviates, where) \
-        if (refusable or helped) and not exit_on_error.arg else None
+        if (refusable or helped or spread) and not exit_on_error.arg else None
     at = {id(w): k for k, w in enumerate(launched)}
     first = min((at.get(id(g.word), len(at)) for g in bare), default=None)
     if refused is not None and (first is None or refused[0] < first):
@@ -623,7 +624,7 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
     choices= (a word of theirs may be refused first). None where not so."""
     import ast
     import os
-    from ..values.argv_words import may_be_ambiguous, read_as, sorted_first
+    from ..values.argv_words import may_be_ambiguous, read_as, sorted_first, unrecognized
     from ..values.launch_args import given_values
     from ..values.ops import U
     texts = [w.text for w in launched]
@@ -640,6 +641,8 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
             return None
     where = next((g.where for g in given.values() if isinstance(g, Given)), at)
     script = os.path.basename(ctx.filename)
+    free: List[str] = []                # the words no option reads, and the option values among the words
+    taken: set = set()
     helps = not any(isinstance(n, ast.Call) and _dotted(n.func) in ("ArgumentParser", "argparse.ArgumentParser") and
                     any(k.arg in (None, "add_help", "conflict_handler", "prefix_chars", "fromfile_prefix_chars")
                         for k in n.keywords) for n in ast.walk(ctx.tree))
@@ -655,7 +658,11 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
                 len(w.text.partition("=")[0]) > 2 and "--help".startswith(w.text.partition("=")[0])):
             return None                 # (an earlier word of an option given twice, help, an abbreviation, ...)
         if g is None:
+            if k not in taken and not unrecognized(w.text):
+                free.append(w.text)     # (a word argparse gives a positional, or names as unrecognized)
             continue
+        if g.value_word is not None and g.value_word is not w:
+            taken.add(k + 1)
         flag = table[g.option]
         switch = flag.action in ("store_true", "store_false")
         if flag.action == "version" or _nargs(flag) or g.text is None and not switch or \
@@ -669,6 +676,39 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
             return k, stops[0]
         if not values or any(isinstance(v, U) for v in values):
             return None
+    return _positionals_stop(ctx, own, free, at or where)
+
+
+def _positionals_stop(ctx, own, free: List[str], where: str) -> Optional[Tuple[int, str]]:
+    """(where, why) argparse stops on the words no option reads (free) once it has read them all, for the script's
+    positional arguments: more than they take, for parse_args ("unrecognized arguments": `5 --prof 3` for a
+    nargs="?"), or fewer than they need ("the following arguments are required"), python 3.9.18-3.13.0 run; None
+    where neither surely holds, or a positional is not read here (nargs= not a constant, under an `if`)."""
+    import ast
+    fewest, most, names = 0, 0.0, []
+    for f in ctx.resolver.flags:
+        first = f.call.args[0] if f.call.args else None
+        if isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value[:1] == "-":
+            continue
+        node = next((k.value for k in f.call.keywords if k.arg == "nargs"), None)
+        n = None if node is None else node.value if isinstance(node, ast.Constant) else ""
+        if first is None or id(f.call) not in own or f.kind != "argparse" or not (
+                n in (None, "?", "*", "+") or type(n) is int):
+            return None
+        fewest += 1 if n in (None, "+") else n if type(n) is int else 0
+        most += 1 if n in (None, "?") else n if type(n) is int else float("inf")
+        names.append(str(first.value))
+    if not names:
+        return None
+    said = ", ".join(free) or "none"
+    if len(free) > most and _method(ctx.tree) == "parse_args":
+        return 1 << 30, f"argparse stops the script in parse_args: the words from {where} that no option reads " \
+            f"({said}) are more than its positional arguments take ({', '.join(names)}: at most {int(most)}), so " \
+            "argparse exits with status 2 (\"error: unrecognized arguments\")"
+    if len(free) < fewest:
+        return 1 << 30, f"argparse stops the script in {_method(ctx.tree)}: the words from {where} that no option " \
+            f"reads ({said}) are fewer than its positional arguments need ({', '.join(names)}: at least {fewest}), " \
+            "so argparse exits with status 2 (\"error: the following arguments are required\")"
     return None
 
 

@@ -118,6 +118,11 @@ CASES = [
     [[[["-1", "--n"], {}]], True, ["--prof", "-h"]],
     # a negative number no option takes: a positional, which the parser does not take
     [[], True, ["--prof", "-1"]],
+    # positionals: words no option reads, more than they take or fewer than they need
+    [[[["size"], {"nargs": "?"}]], True, ["5", "--prof", "3", "--prof"]],
+    [[[["size"], {}]], True, ["--prof"]],
+    [[[["size"], {}]], True, ["--prof", "5", "6"]],
+    [[[["size"], {}]], True, ["--prof", "5"]],
     # a `--` word that begins one option is that option (allow_abbrev, the default)
     [[[["--size"], {"nargs": 2}]], True, ["--pro", "x"]],
     [[[["--size"], {"nargs": 2}]], True, ["--pro", "--si", "1"]],
