@@ -612,7 +612,8 @@ def test_a_single_dash_switch_given_a_value_is_not_said_to_stop_a_parser_first_s
 def test_an_option_given_twice_is_converted_at_each_word(capsys, tmp_path, words):
     # a positional (first_stop does not read the parser): python 3.9.18-3.13.0 convert each value of --n where it
     # comes and exit with status 2 at `x`; the answer was "yes" (the flag's own stop read at one of its words alone)
-    assert _ran(words, None, [[["size"], {"nargs": "?"}]]) == [2, "train.py: error: argument --n: invalid int value: 'x'"]
+    assert _ran(words, None, [[["size"], {"nargs": "?"}]]) == [
+        2, "train.py: error: argument --n: invalid int value: 'x'"]
     text = TRAIN.replace('"--size", nargs=2', '"size", nargs="?"')
     assert _answer(capsys, tmp_path, *words, text=text) == _off(
         "argparse stops the script in parse_args: int(), the type of --n (train.py:21), raises ValueError on --n x "
@@ -635,7 +636,8 @@ def test_an_option_added_under_an_if_given_a_value_it_takes_is_known_only_where_
         f"{why.replace('line 22 adds', 'line 22 of train.py adds')})"]
 
 
-PLUS = TRAIN.replace("ArgumentParser()", 'ArgumentParser(prefix_chars="+")').replace('add_argument("--', 'add_argument("++')
+PLUS = TRAIN.replace("ArgumentParser()", 'ArgumentParser(prefix_chars="+")').replace('add_argument("--',
+                                                                                   'add_argument("++')
 
 
 @pytest.mark.parametrize("words, why", [
