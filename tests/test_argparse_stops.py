@@ -658,7 +658,7 @@ def test_a_parser_of_another_prefix_character_reads_its_own_option_words(capsys,
     ran = _ran(words, {"prefix_chars": "+"})
     assert ran == ["runs"] if why is None else ran[0] in (0, 2)
     said = _answer(capsys, tmp_path, *words, text=PLUS)
-    assert said == ([f"train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)",
+    assert said == (["train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)",
                      "usable data: yes"] if why is None else _off("argparse stops the script in parse_args: " + why))
 
 
