@@ -782,3 +782,16 @@ def test_words_no_option_reads_are_counted_against_the_positionals(capsys, tmp_p
     said = _answer(capsys, tmp_path, *words, text=TRAIN.replace('"--size", nargs=2', size))
     assert said == (_off("argparse stops the script in parse_args: " + why) if why else [
         "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"])
+
+
+def test_an_option_added_under_an_if_before_a_closing_double_dash_is_not_known(capsys, tmp_path):
+    # with --n: python 3.9.18-3.13.0 exit on the closing `--` (3.12.7 and 3.13.1 read it anew); without: on `--n 3`
+    # (status 2): the answer was "yes"
+    assert _ran(["--n", "3", "--prof", "--"], None, [[["--n"], {"type": "int"}]]) == [
+        2, "train.py: error: unrecognized arguments: --"]
+    assert _ran(["--n", "3", "--prof", "--"], None)[1] == "train.py: error: unrecognized arguments: --n 3 --"
+    said = _answer(capsys, tmp_path, "--n", "3", "--prof", "--", text=UNDER_IF)
+    assert said[-1].startswith("usable data: unknown (") and said[-1].endswith(
+        "whether the script runs depends on the python release (where the statement on line 22 of train.py adds --n; "
+        "else --n from run.sh:1 is no option of the parser train.py parses, so argparse exits with status 2 (\"error: "
+        "unrecognized arguments\", naming --n)))")

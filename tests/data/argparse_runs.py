@@ -123,6 +123,9 @@ CASES = [
     [[[["size"], {}]], True, ["--prof"]],
     [[[["size"], {}]], True, ["--prof", "5", "6"]],
     [[[["size"], {}]], True, ["--prof", "5"]],
+    # an option added under an `if`, then a closing `--`
+    [[[["--n"], {"type": "int"}]], True, ["--n", "3", "--prof", "--"]],
+    [[], True, ["--n", "3", "--prof", "--"]],
     # a `--` word that begins one option is that option (allow_abbrev, the default)
     [[[["--size"], {"nargs": 2}]], True, ["--pro", "x"]],
     [[[["--size"], {"nargs": 2}]], True, ["--pro", "--si", "1"]],
