@@ -23,17 +23,17 @@ def _record():
         return json.load(f)
 
 
-def _table(options):
+def _table(options, prof="--prof"):
     from flake8_npuprof.values.flag_def import FlagDef
     table = {}
-    for names, kw in [[["--prof"], {"action": "store_true"}]] + options:
+    for names, kw in [[[prof], {"action": "store_true"}]] + options:
         kw = dict(kw)
         if "type" in kw:
             kw["type"] = ast.Name(kw["type"])
         call = ast.parse(f"parser.add_argument({', '.join(map(repr, names))}, "
                          f"{', '.join(f'{k}={v.id if isinstance(v, ast.Name) else repr(v)}' for k, v in kw.items())})"
                          ).body[0].value
-        flag = FlagDef(kw.get("dest", names[-1].lstrip("-")), names[-1], "argparse", None, None, True, call, None,
+        flag = FlagDef(kw.get("dest", names[-1].lstrip(prof[0])), names[-1], "argparse", None, None, True, call, None,
                        kw.get("action", ""), kw.get("type"))
         for n in names:
             table[n] = flag
@@ -62,18 +62,37 @@ def test_the_record_is_what_the_pythons_here_do():
 def test_first_stop_is_what_python_did(case):
     # (parse_known_args stops where parse_args stops while reading, and leaves the words no option reads aside)
     from flake8_npuprof.values.argv_words import first_stop
+    _agrees(case, first_stop(case["words"], _table(case["options"]), lambda flag: True))
+
+
+@pytest.mark.parametrize("case", [c for c in _record() if c.get("parser", {}).get("prefix_chars") == "+"],
+                         ids=lambda c: " ".join(c["words"]))
+def test_first_stop_reads_a_parser_of_another_prefix_character_as_python_did(case):
+    # prefix_chars="+": python 3.9.18-3.13.0 read `++n` as they read `--n` where it is "-", a word that begins with
+    # `-` as a positional, and `--` as the end of the options all the same (argv_words.as_dashed)
+    from flake8_npuprof.values.argv_words import as_dashed, first_stop
+    read = as_dashed(case["words"], _table(case["options"], "++prof"), "+")
+    assert read is not None
+    _agrees(case, first_stop(read[0], read[1], lambda flag: True))
+
+
+def _known(case):
+    return case.get("parser", {}).get("method") == "parse_known_args"
+
+
+def _agrees(case, stop):
+    """Whether first_stop's answer (stop) is what the five pythons did with the case."""
     runs = case["runs"]
     assert set(runs) == {"3.9.18", "3.10.13", "3.11.7", "3.12.1", "3.13.0"}
-    stop = first_stop(case["words"], _table(case["options"]), lambda flag: True)
     if stop is not None and stop.kind == "joined":      # (3.9-3.12 stop there, 3.13.0 names -x at the end)
         assert all(r == [2, f"train.py: error: {stop.why}"] for v, r in runs.items() if v != "3.13.0")
-        assert runs["3.13.0"] == (["runs"] if "parser" in case else [0, ""] if "-h" in case["words"] else
+        assert runs["3.13.0"] == (["runs"] if _known(case) else [0, ""] if "-h" in case["words"] else
                                   [2, f"train.py: error: unrecognized arguments: -{stop.why.split(chr(39))[1]}"])
         return
     ran = {json.dumps(r) for r in runs.values()}
     assert len(ran) == 1                # the five agree
     ran = runs["3.13.0"]
-    if stop is not None and stop.kind in ("extra", "dashdash", "release") and "parser" in case:
+    if stop is not None and stop.kind in ("extra", "dashdash", "release") and _known(case):
         stop = None
     if ran == ["runs"]:
         assert stop is None
@@ -217,14 +236,19 @@ def test_a_profiler_under_no_test_of_the_flags_is_not_reached_either(capsys, tmp
 
 
 def test_a_parser_not_followed_whole_is_not_said_to_stop_at_help(capsys, tmp_path):
-    # a positional (its values are converted as they come), a required option, add_help= (False: -h is unknown),
-    # fromfile_prefix_chars: not read here, so the stop at -h is not said (the answer is what it was before)
-    for old, new in (('"--size", nargs=2', '"size", nargs="?"'), ('"--m", choices', '"--m", required=True, choices'),
-                     ("ArgumentParser()", "ArgumentParser(add_help=False)"),
-                     ("ArgumentParser()", "ArgumentParser(fromfile_prefix_chars='@')"),
-                     ('"--n", type=int', '"-1", "--n", type=int')):     # (-1 an option: -1.5 is one too)
+    # add_help= (False: -h is unknown), fromfile_prefix_chars: not read here, so the stop at -h is not said (the
+    # answer is what it was before)
+    for old, new in (("ArgumentParser()", "ArgumentParser(add_help=False)"),
+                     ("ArgumentParser()", "ArgumentParser(fromfile_prefix_chars='@')")):
         assert not any("-h from run.sh:1" in line for line in _answer(capsys, tmp_path, "--prof", "-h",
                                                                       text=TRAIN.replace(old, new))), new
+    # a positional (its values are converted as they come: none here), a required option (checked at the end), an
+    # option like a negative number: python 3.9.18-3.13.0 print the help and exit with status 0 (they were not said)
+    for old, new, options in (('"--size", nargs=2', '"size", nargs="?"', [[["size"], {"nargs": "?"}]]),
+                              ('"--m", choices', '"--m", required=True, choices', [[["--m"], {"required": True}]]),
+                              ('"--n", type=int', '"-1", "--n", type=int', [[["-1", "--n"], {}]])):
+        assert _ran(["--prof", "-h"], None, options) == [0, ""]
+        assert _answer(capsys, tmp_path, "--prof", "-h", text=TRAIN.replace(old, new)) == _off(HELP), new
 
 
 def test_words_the_walk_does_not_know():
@@ -324,8 +348,6 @@ def test_a_single_dash_switch_given_a_value_depends_on_the_python_release():
 
 
 @pytest.mark.parametrize("words, stop", [
-    (["--prof", "--xyz", "-h"], "--xyz from run.sh:1 is no option train.py defines, so argparse exits with status 2 "
-                                "(\"error: unrecognized arguments\", naming --xyz)"),
     (["--prof", "--version", "--o"], "--o from run.sh:1 takes a value and is given none, so argparse exits with "
                                      "status 2 (\"error: argument --o: expected one argument\")"),
 ])
@@ -339,7 +361,17 @@ def test_a_help_or_version_word_may_exit_first_where_the_parser_is_not_read_whol
         "a version option first, which exits with status 0")
 
 
-@pytest.mark.parametrize("first", ["-h", "--version"])
+def test_a_help_word_stops_a_parser_first_stop_does_not_read_where_each_word_before_it_is_read(capsys, tmp_path):
+    # a positional: python 3.9.18-3.13.0 print the help and exit with status 0 (argp19 said "--xyz ... status 2;
+    # unless -h ... first", and "--prof=1 ... status 2; unless -h ... first"; `-h --prof`, `--prof 3 4 --help`: "yes")
+    text = TRAIN.replace('"--size", nargs=2', '"size", nargs="?"')
+    for words in (["--prof", "--xyz", "-h"], ["-h", "--prof=1"], ["--prof", "3", "4", "--help"]):
+        assert _ran(words, None, [[["size"], {"nargs": "?"}]]) == [0, ""]
+        assert _answer(capsys, tmp_path, *words, text=text) == _off(HELP.replace("-h", words[-1] if words[-1] in (
+            "-h", "--help") else "-h")), words
+
+
+@pytest.mark.parametrize("first", ["--version"])
 def test_a_flag_s_own_stop_names_a_help_or_version_word_before_it(capsys, tmp_path, first):
     # argparse reads the words in order: python 3.9.18-3.13.0 print the help (or version) and exit with status 0
     # before --prof=1 is read; the answer (the parser not read whole: a positional) said status 2 alone
@@ -446,9 +478,11 @@ def test_a_word_that_begins_with_no_prefix_character_is_a_positional(capsys, tmp
     for words in (["--prof"], ["--prof", "-h"]):
         assert _answer(capsys, tmp_path, *words, text=text) == [
             off[0], off[1].replace("(prefix_chars='+', line 18)", "(prefix_chars='+', line 18 of train.py)")]
-    # no word: the script runs (its ++prof not followed here: the answer stays as it was)
+    # no word: the script runs, ++prof not given (its dest is prof: "yes (where its conditions hold)" before s63)
     assert _ran([], {"prefix_chars": "+"}) == ["runs"]
-    assert _answer(capsys, tmp_path, text=text)[-1] == "usable data: yes (where its conditions hold)"
+    assert _answer(capsys, tmp_path, text=text)[-1] == (
+        "usable data: no (line 8 of train.py: not run in this launch: `args.prof` is false in this launch (the default "
+        "of ++prof, which the launcher does not pass; ++prof would switch it on))")
 
 
 def test_a_switch_joined_to_characters_that_begin_no_option_stops_the_script(capsys, tmp_path):
@@ -542,7 +576,8 @@ def test_an_option_added_under_an_if_may_stop_the_script_only_where_it_is_added(
     # default="abc" for type=int: python 3.9.18-3.13.0 exit with status 2 where --n is added, and run the script where
     # it is not; the answer was "yes" (before this session), "no" (the stop said as certain)
     assert _ran(["--prof"], None, [[["--n"], {"type": "int", "default": "abc"}]])[0] == 2
-    assert _ran(["--prof"], None) == ["runs"]
+    assert next(c for c in _record() if c["words"] == ["--prof"] and not c["options"] and "parser" not in c)[
+        "runs"]["3.13.0"] == ["runs"]
     text = UNDER_IF.replace("default=1", 'default="abc"')
     why = ("whether it runs in this launch is not known: the statement on line 22 of train.py adds --n only where its "
            "test holds, which is not decided here; where it does, argparse stops the script in parse_args: run.sh:1 "
@@ -571,3 +606,192 @@ def test_a_single_dash_switch_given_a_value_is_not_said_to_stop_a_parser_first_s
         '    parser.add_argument("--n"', '    parser.add_argument("-x", action="store_true")\n'
         '    parser.add_argument("-a", "--alpha")\n    parser.add_argument("--n"')
     assert not any("stops the script" in line for line in _answer(capsys, tmp_path, "--prof", "-x=a b", text=text))
+
+
+@pytest.mark.parametrize("words", [["--n", "5", "--prof", "--n", "x"], ["--n", "x", "--prof", "--n", "5"]])
+def test_an_option_given_twice_is_converted_at_each_word(capsys, tmp_path, words):
+    # a positional (first_stop does not read the parser): python 3.9.18-3.13.0 convert each value of --n where it
+    # comes and exit with status 2 at `x`; the answer was "yes" (the flag's own stop read at one of its words alone)
+    assert _ran(words, None, [[["size"], {"nargs": "?"}]]) == [
+        2, "train.py: error: argument --n: invalid int value: 'x'"]
+    text = TRAIN.replace('"--size", nargs=2', '"size", nargs="?"')
+    assert _answer(capsys, tmp_path, *words, text=text) == _off(
+        "argparse stops the script in parse_args: int(), the type of --n (train.py:21), raises ValueError on --n x "
+        "from run.sh:1, so argparse exits with status 2")
+
+
+def test_an_option_added_under_an_if_given_a_value_it_takes_is_known_only_where_it_is_added(capsys, tmp_path):
+    # python 3.9.18-3.13.0 run the script where the `if` adds --n, and exit with status 2 ("unrecognized arguments:
+    # --n 5") where it does not: the answer was "yes"
+    assert _ran(["--prof", "--n", "5"], None, [[["--n"], {"type": "int"}]]) == ["runs"]
+    assert _ran(["--prof", "--n", "5"], None) == [2, "train.py: error: unrecognized arguments: --n 5"]
+    why = ("whether it runs in this launch is not known: the statement on line 22 adds --n only where its test holds, "
+           "which is not decided here; where it does not, argparse stops the script in parse_args: --n from run.sh:1 "
+           "is no option of the parser train.py parses, so argparse exits with status 2 (\"error: unrecognized "
+           "arguments\", naming --n)")
+    steps = f"line 9, when args.prof: steps 0-9 into {tmp_path}/prof"
+    assert _answer(capsys, tmp_path, "--prof", "--n", "5", text=UNDER_IF) == [
+        f"train.py: torch_npu's profiler: unknown: {steps}; but {why}",
+        f"usable data: unknown (run.sh:1: {steps.replace('line 9', 'line 9 of train.py')}; but "
+        f"{why.replace('line 22 adds', 'line 22 of train.py adds')})"]
+
+
+PLUS = TRAIN.replace("ArgumentParser()", 'ArgumentParser(prefix_chars="+")').replace('add_argument("--',
+                                                                                   'add_argument("++')
+
+
+@pytest.mark.parametrize("words, why", [
+    (["++prof"], None),
+    (["++prof", "++n", "x"], "++n x from run.sh:1 is not what ++n takes, so argparse exits with status 2 (\"error: "
+                             "argument ++n: invalid int value: 'x'\")"),
+    (["++m", "++prof"], "++m from run.sh:1 takes a value and is given none, so argparse exits with status 2 "
+                        "(\"error: argument ++m: expected one argument\")"),
+    (["++prof", "--n"], "--n from run.sh:1 begins with none of the prefix characters of train.py's parser "
+                        "(prefix_chars='+'), so argparse reads it as a positional argument, which train.py does not "
+                        "take (it defines none), so argparse exits with status 2 (\"error: unrecognized arguments\", "
+                        "naming --n)"),
+    (["+h", "--n"], "+h from run.sh:1 asks for its help, so argparse prints it and exits with status 0"),
+])
+def test_a_parser_of_another_prefix_character_reads_its_own_option_words(capsys, tmp_path, words, why):
+    # prefix_chars="+": python 3.9.18-3.13.0 read ++prof as the option (dest prof), and stop where its `++` words
+    # are refused as they stop on `--` words; the answer was "yes (where its conditions hold)" for each
+    ran = _ran(words, {"prefix_chars": "+"})
+    assert ran == ["runs"] if why is None else ran[0] in (0, 2)
+    said = _answer(capsys, tmp_path, *words, text=PLUS)
+    assert said == (["train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)",
+                     "usable data: yes"] if why is None else _off("argparse stops the script in parse_args: " + why))
+
+
+@pytest.mark.parametrize("words, text", [
+    (["++pro"], PLUS),                  # an abbreviation of ++prof (python 3.9.18-3.13.0 run the script)
+    (["++prof"], PLUS.replace('"++size", nargs=2', '"size", nargs="?"')),      # a positional
+    (["++prof"], PLUS.replace('    parser.add_argument("++n"', '    if len(__file__) > 3:\n'
+                              '        parser.add_argument("++n"')),          # an option added under an `if`
+])
+def test_a_parser_of_another_prefix_character_not_followed_is_not_known(capsys, tmp_path, words, text):
+    # bind and first_stop read `-` words (their abbreviations, ...): with ++prof read as prof (this session) `++pro`
+    # said "no" (++prof not given), though python runs the script with prof set
+    assert _ran(["++pro"], {"prefix_chars": "+"}) == ["runs"]
+    why = ("whether it runs in this launch is not known: train.py's parser reads options that begin with '+' "
+           "(prefix_chars=), and how argparse reads the words from run.sh:1 for it is not followed here")
+    steps = f"line 8, when args.prof: steps 0-9 into {tmp_path}/prof"
+    assert _answer(capsys, tmp_path, *words, text=text) == [
+        f"train.py: torch_npu's profiler: unknown: {steps}; but {why}",
+        f"usable data: unknown (run.sh:1: {steps.replace('line 8', 'line 8 of train.py')}; but {why})"]
+
+
+def _launched(capsys, tmp_path, launcher):
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "run.sh").write_text(launcher)
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "--cwd", str(tmp_path), "--", "bash",
+          "run.sh"])
+    return capsys.readouterr().out.splitlines()[-1]
+
+
+@pytest.mark.parametrize("launcher, shown, line", [
+    ("python3 train.py --prof $(hostname)\n", "$(hostname)", 1),
+    ("python3 train.py --prof `hostname`\n", "`hostname`", 1),
+    ("X=$(hostname)\npython3 train.py --prof $X\n", "$X", 2),
+])
+def test_a_word_the_launcher_computes_where_an_option_is_read_is_not_known(capsys, tmp_path, launcher, shown, line):
+    # python 3.9.18-3.13.0 exit with status 2 on a word no option reads (`--prof x`), and run the script where there
+    # is none (an unquoted expansion of nothing) or it is an option: a command's output is not the caller's to
+    # choose, so not known. The answer was "yes".
+    plain = {json.dumps(c["words"]): c["runs"]["3.13.0"] for c in _record() if not c["options"] and "parser" not in c}
+    assert plain['["--prof", "x"]'] == [2, "train.py: error: unrecognized arguments: x"]
+    assert plain['["--prof"]'] == ["runs"]
+    steps = f"line 8 of train.py, when args.prof: steps 0-9 into {tmp_path}/prof"
+    assert _launched(capsys, tmp_path, launcher) == (
+        f"usable data: unknown (run.sh:{line}: {steps}; but whether it runs in this launch is not known: {shown} from "
+        f"run.sh:{line} is what the launcher computes (not known here: not a word its caller gives), which argparse "
+        "reads as train.py's options (or as no word, where it is empty and not quoted); where it is anything else, "
+        "argparse stops the script in parse_args: train.py defines no positional argument, so argparse exits with "
+        "status 2 (\"error: unrecognized arguments\"))")
+
+
+def test_a_value_the_launcher_computes_for_an_option_that_converts_it_is_not_known(capsys, tmp_path):
+    # --n is type=int: python 3.9.18-3.13.0 exit with status 2 where the output is no integer, or no word at all
+    assert _ran(["--prof", "--n", "myhost"], None, [[["--n"], {"type": "int"}]])[0] == 2
+    assert _ran(["--prof", "--n"], None, [[["--n"], {"type": "int"}]])[0] == 2
+    steps = f"line 8 of train.py, when args.prof: steps 0-9 into {tmp_path}/prof"
+    assert _launched(capsys, tmp_path, "python3 train.py --prof --n $(cat n.txt)\n") == (
+        f"usable data: unknown (run.sh:1: {steps}; but whether it runs in this launch is not known: $(cat n.txt) from "
+        "run.sh:1 is what the launcher computes (not known here: not a word its caller gives), given to --n: where "
+        "--n does not take it (its type= or choices=), or it is no word at all, argparse stops the script in "
+        "parse_args (status 2))")
+    assert _launched(capsys, tmp_path, "python3 train.py --prof --n=$(cat n.txt)\n") == (
+        f"usable data: unknown (run.sh:1: {steps}; but whether it runs in this launch is not known: the value of "
+        "--n=$(cat n.txt) from run.sh:1 is what the launcher computes (not known here: not a word its caller gives), "
+        "given to --n: where --n does not take it (its type= or choices=), argparse stops the script in parse_args "
+        "(status 2))")
+
+
+@pytest.mark.parametrize("launcher", ['python3 train.py --prof "$@"\n', "python3 train.py --prof $EXTRA\n",
+                                      "X=$1\npython3 train.py --prof $X\n"])
+def test_words_the_caller_gives_are_read_as_options_it_may_give(capsys, tmp_path, launcher):
+    # the launcher's arguments (none typed here) and its environment are the caller's: read as the options it may
+    # give, the answer for the words typed (as before)
+    assert _launched(capsys, tmp_path, launcher) == "usable data: yes"
+
+
+def test_a_negative_number_no_option_takes_stops_the_script(capsys, tmp_path):
+    # `--prof -1`: argparse reads -1 as a positional (no option looks like a number), which train.py does not take
+    # (python 3.9.18-3.13.0: "unrecognized arguments: -1", status 2); the answer was "yes" (-1 was left to the reading
+    # of option words the script does not define, which does not name numbers)
+    assert _ran(["--prof", "-1"]) == [2, "train.py: error: unrecognized arguments: -1"]
+    assert _answer(capsys, tmp_path, "--prof", "-1") == _off(
+        "argparse stops the script in parse_args: -1 from run.sh:1 is a value no option of train.py takes (it defines "
+        "no positional argument), so argparse exits with status 2 (\"error: unrecognized arguments\", naming -1)")
+
+
+@pytest.mark.parametrize("words, ran, why", [
+    (["--pro", "x"], "unrecognized arguments: x",
+     "x from run.sh:1 is a value no option of train.py takes (it defines no positional argument), so argparse exits "
+     "with status 2 (\"error: unrecognized arguments\", naming x)"),
+    (["--pro", "--si", "1"], "argument --size: expected 2 arguments",
+     "--si 1 from run.sh:1 is not what --size takes, so argparse exits with status 2 (\"error: argument --size: "
+     "expected 2 arguments\")"),
+    (["--pro=1"], "argument --prof: ignored explicit argument '1'",
+     "--prof (store_true) takes no value, and --pro=1 from run.sh:1 gives it one, so argparse exits with status 2"),
+])
+def test_a_word_that_begins_one_option_is_read_as_it(capsys, tmp_path, words, ran, why):
+    # python 3.9.18-3.13.0 read `--pro` as --prof, the one option it begins (allow_abbrev): first_stop gave up there,
+    # and the answer was "yes (where its conditions hold)"
+    assert _ran(words, None, [[["--size"], {"nargs": 2}]] if len(words) > 1 else []) == [2, f"train.py: error: {ran}"]
+    assert _answer(capsys, tmp_path, *words) == _off("argparse stops the script in parse_args: " + why)
+
+
+@pytest.mark.parametrize("size, words, ran, why", [
+    ('"size", nargs="?"', ["5", "--prof", "3", "--prof"], "unrecognized arguments: 3",
+     "the words from run.sh:1 that no option reads (5, 3) are more than its positional arguments take (size: at most "
+     "1), so argparse exits with status 2 (\"error: unrecognized arguments\")"),
+    ('"size"', ["--prof"], "the following arguments are required: size",
+     "the words from run.sh:1 that no option reads (none) are fewer than its positional arguments need (size: at "
+     "least 1), so argparse exits with status 2 (\"error: the following arguments are required\")"),
+    ('"size"', ["--prof", "5", "6"], "unrecognized arguments: 6",
+     "the words from run.sh:1 that no option reads (5, 6) are more than its positional arguments take (size: at most "
+     "1), so argparse exits with status 2 (\"error: unrecognized arguments\")"),
+    ('"size"', ["--prof", "5"], None, None),
+])
+def test_words_no_option_reads_are_counted_against_the_positionals(capsys, tmp_path, size, words, ran, why):
+    # first_stop does not read a parser with a positional; python 3.9.18-3.13.0 exit with status 2 where the words no
+    # option reads are more than the positionals take (`5 --prof 3`: the first takes 5), or fewer than they need: the
+    # answer was "yes"
+    options = [[["size"], {"nargs": "?"}]] if "?" in size else [[["size"], {}]]
+    assert _ran(words, None, options) == ([2, f"train.py: error: {ran}"] if ran else ["runs"])
+    said = _answer(capsys, tmp_path, *words, text=TRAIN.replace('"--size", nargs=2', size))
+    assert said == (_off("argparse stops the script in parse_args: " + why) if why else [
+        "train.py: torch_npu's profiler collects (emulate train.py for its steps and folders)", "usable data: yes"])
+
+
+def test_an_option_added_under_an_if_before_a_closing_double_dash_is_not_known(capsys, tmp_path):
+    # with --n: python 3.9.18-3.13.0 exit on the closing `--` (3.12.7 and 3.13.1 read it anew); without: on `--n 3`
+    # (status 2): the answer was "yes"
+    assert _ran(["--n", "3", "--prof", "--"], None, [[["--n"], {"type": "int"}]]) == [
+        2, "train.py: error: unrecognized arguments: --"]
+    assert _ran(["--n", "3", "--prof", "--"], None)[1] == "train.py: error: unrecognized arguments: --n 3 --"
+    said = _answer(capsys, tmp_path, "--n", "3", "--prof", "--", text=UNDER_IF)
+    assert said[-1].startswith("usable data: unknown (") and said[-1].endswith(
+        "whether the script runs depends on the python release (where the statement on line 22 of train.py adds --n; "
+        "else --n from run.sh:1 is no option of the parser train.py parses, so argparse exits with status 2 (\"error: "
+        "unrecognized arguments\", naming --n)))")

@@ -94,9 +94,9 @@ def test_a_value_given_to_an_abbreviated_store_true_stops_the_script(capsys, tmp
             with pytest.raises(SystemExit) as stop:
                 getattr(parser, method)(["--pr=1"])
             assert stop.value.code == 2
-    why = ("line 9: not run in this launch: argparse stops the script in parse_args: --pr=1 from run.sh:1 begins "
-           "--prof (store_true), which takes no value, so argparse exits with status 2 (with its value ignored, or "
-           "with the option ambiguous where the word begins others too)")
+    # (the script's parser is read whole: first_stop reads --pr=1 as --prof, the one option it begins (s63))
+    why = ("line 9: not run in this launch: argparse stops the script in parse_args: --prof (store_true) takes no "
+           "value, and --pr=1 from run.sh:1 gives it one, so argparse exits with status 2")
     assert _answer(capsys, tmp_path, TRAIN, "--pr=1") == [
         f"train.py: torch_npu's profiler is off: {why}",
         f"usable data: no ({why.replace('line 9', 'line 9 of train.py')})"]

@@ -37,6 +37,10 @@ def flag_table(ctx) -> Dict[str, FlagDef]:
                 flags.extend(module.resolver.flags)
                 # mindspore-ai/models' config.py: a flag for each key of the YAML this launch makes it read
                 table.update((o, f) for o, f in yaml_flags(module, ctx.resolver.given) if o not in table)
+    starts = "-"
+    if "prefix_chars" in ctx.src.text:  # (prefix_chars="+": `++prof` is an option, `--prof` a positional's name)
+        from ..values.argv_words import prefix_chars
+        starts = prefix_chars(ctx.tree) if len(prefix_chars(ctx.tree)) == 1 else "-"
     for f in flags:
         if f.kind == "absl":
             table.setdefault(f"--{f.dest}", f)
@@ -46,7 +50,8 @@ def flag_table(ctx) -> Dict[str, FlagDef]:
                 table.setdefault(f"-no{f.dest}", f)
         else:
             for a in f.call.args:
-                if isinstance(a, _ast.Constant) and isinstance(a.value, str) and a.value.startswith("-"):
+                if isinstance(a, _ast.Constant) and isinstance(a.value, str) and a.value[:1] and \
+                        a.value[0] in starts:
                     table.setdefault(a.value, f)
     return table
 
@@ -63,6 +68,8 @@ def bind(launch: Launch, table: Dict[str, FlagDef], root: str,
     k = 0
     where = f"{rel_path(launch.command.path, root)}:{launch.command.line}"
     converted: Dict[str, Given] = {}    # a flag given more than once whose type= converts each value (below)
+    # (prefix_chars="+": `++prof` is an option word as `--prof` is; `+x` is one where the parser has such options)
+    plus = {o[0] for o, f in table.items() if o[:1] not in ("-", "") and f.kind == "argparse"}
     while k < len(words):
         w = words[k]
         text = w.text
@@ -73,7 +80,7 @@ def bind(launch: Launch, table: Dict[str, FlagDef], root: str,
             # `"$@"`, `$EXTRA_ARGS`: more flags may come from the caller, so a flag not seen is not its default
             given.setdefault(OPEN, Given(w.value.text, HOLE, w, None, where))
             continue
-        if not text.startswith("-") or not w.known and "=" not in text:
+        if not (text.startswith("-") or text[:1] in plus) or not w.known and "=" not in text:
             continue
         option, eq, value = text.partition("=")
         flag = table.get(option)
@@ -96,7 +103,8 @@ def bind(launch: Launch, table: Dict[str, FlagDef], root: str,
         if eq:
             given[flag.dest] = Given(option, value, w, w, where)
         elif takes_value and k < len(words) and not (
-                flag.kind == "argparse" and option_word(words[k].text, table, abbreviates)):
+                flag.kind == "argparse" and (option_word(words[k].text, table, abbreviates) or _plus_option(
+                    words[k].text, plus, table))):
             given[flag.dest] = Given(option, words[k].text, w, words[k], where)
             k += 1
         elif flag.kind == "absl" and flag.py_type is bool:
@@ -108,6 +116,13 @@ def bind(launch: Launch, table: Dict[str, FlagDef], root: str,
     # not all (python 3.11: `--prof maybe --prof yes` with type=str2bool exits with status 2): not followed
     given.update(converted)
     return given, unknown
+
+
+def _plus_option(text: str, plus, table) -> bool:
+    """Whether argparse reads a word after an option as an option of a parser whose prefix_chars= holds one of plus
+    (other than `-`): it begins with one, and is more than that one character, with no blank (or is an option)."""
+    return len(text) > 1 and text[0] in plus and HOLE not in text and (
+        " " not in text or text.partition("=")[0] in table)
 
 
 def _may_reject(flag, text: Optional[str]) -> bool:
@@ -189,8 +204,10 @@ def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
         again, unknown = bind(launch, table, root, abbreviates)
         again.cwd, again.unbound = given.cwd, tuple(w.text for w in unknown)    # type: ignore[attr-defined]
         given = again
-    _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates,
-                        f"{rel_path(launch.command.path, root)}:{launch.command.line}")
+    where = f"{rel_path(launch.command.path, root)}:{launch.command.line}"
+    _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where)
+    if not getattr(given, "stop", ""):
+        _computed_word(ctx, launch, table, given, abbreviates, where)
     ctx.resolver.given = given
     inventory = Inventory(ctx)
     setups, decided, traps = [], [], []
@@ -219,36 +236,61 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     first stop argparse meets is said, over the flags' own (given.stop_first). A closing `--` leaves it to the python
     release (given.unsure)."""
     import ast
-    from ..values.argv_words import conditional, first_stop, flag_key, may_be_ambiguous, parse_options, \
-        prefix_chars, sure_to_stop, unparsed
+    from ..values.argv_words import as_dashed, as_written, conditional, first_stop, flag_key, may_be_ambiguous, \
+        parse_options, prefix_chars, read_as, sure_to_stop, unparsed, unrecognized
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
     prefix = prefix_chars(ctx.tree) if "prefix_chars" in ctx.src.text else "-"
-    if prefix and "-" not in prefix:    # (options that begin otherwise: no word of the launch may be one)
-        return _stop_on_positional(ctx, table, given, words, where)
+    texts, view = [w.text for w in words], table
+    if prefix and "-" not in prefix:    # (options that begin otherwise: a word that begins with `-` is none)
+        _stop_on_positional(ctx, table, given, words, where)
+        if given.stop or not words:
+            return
+        read = as_dashed(texts, table, prefix)
+        through = first_stop(read[0], read[1], abbreviates, holes=True) if read is not None and parse_options(
+            ctx.tree, flags, prefix) and not unparsed(ctx.tree, flags) and not conditional(ctx.tree, flags) else None
+        if through is None or read is None or any(t[:2] == "--" and t.partition("=")[0] not in read[1] and read_as(
+                t, read[1], abbreviates) for t in read[0]):   # (bind reads `-` words' abbreviations alone: `++pro`)
+            return _not_followed(ctx, given, prefix, where)
+        if through.kind in ("through", "hole"):
+            return                      # (a word the launcher computes: _computed_word)
+        texts, view = read
     idle = unparsed(ctx.tree, flags)        # (another parser's: its words are unrecognized where it is not parsed)
     note = ""
-    for w in words:                         # (a flag's own stop, said where its word is read: values/launch_args.py)
+    for w in words if view is table else ():    # (a flag's own stop, said where its word is read: launch_args.py)
         if w.text == "--":
             break
         given.exits_before[id(w)] = note
         note = note or _exits_first([w], table, abbreviates, where)
-    stop = first_stop([w.text for w in words], {o: f for o, f in table.items() if id(f.call) not in idle},
-                      abbreviates) if words and flags and parse_options(ctx.tree, flags) else None
-    cond = conditional(ctx.tree, flags) if stop is not None else {}
+    readable = bool(words and flags) and parse_options(ctx.tree, flags, prefix if view is not table else "-")
+    stop = first_stop(texts, {o: f for o, f in view.items() if id(f.call) not in idle}, abbreviates) \
+        if readable else None
+    if stop is not None and view is not table:
+        stop = stop._replace(why=as_written(stop.why, [w.text for w in words], texts))
+    cond = conditional(ctx.tree, flags) if readable else {}
+    if stop is None and cond:
+        _stop_in_parse_args_without(ctx, table, given, unknown, abbreviates, where, idle, words, cond)
+        return
     other, names = None, ""
     if stop is not None and cond:   # (options added under an `if`: read without them too, where one test adds all)
         other = first_stop([w.text for w in words], {o: f for o, f in table.items() if id(f.call) not in idle and
                                                      id(f.call) not in cond}, abbreviates)
         names = ", ".join(sorted(o for o, f in table.items() if id(f.call) in cond))
-        if len(set(cond.values())) > 1 or -1 in cond.values() or stop.status is None or \
+        # (a reading with them that depends on the python release, `--n 3 --prof --`, stays said where the other
+        # surely stops: not known either way)
+        if len(set(cond.values())) > 1 or -1 in cond.values() or stop.status is None and other is None or \
                 other is not None and other.status is None:
             stop = other = None
     # (parse_known_args() stops where parse_args() stops while reading the words, not on those no option reads)
     exit_on_error = sure_to_stop(ctx.resolver, table, flags, known=stop.kind in _WHILE_READING and (
-        other is None or other.kind in _WHILE_READING)) if stop is not None else None
-    if stop is None or exit_on_error is None or stop.kind == "extra" and unknown:
-        _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle, words)
+        other is None or other.kind in _WHILE_READING), prefixed=view is not table) if stop is not None else None
+    # (an option word the script does not define: _stop_on_unrecognized says it, with what passes it; not `-1`, which
+    # argparse reads as a positional, nor an abbreviation, as first_stop does)
+    named = [w for w in unknown if HOLE not in w.text.partition("=")[0] and unrecognized(w.text) and
+             not read_as(w.text, table, abbreviates)]
+    if stop is None or exit_on_error is None or stop.kind == "extra" and named and view is table:
+        if view is table:
+            _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle, words)
         return
     value = exit_on_error.value
     off = exit_on_error.arg and not (isinstance(value, ast.Constant) and value.value is True)
@@ -256,17 +298,18 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
             isinstance(n, ast.Attribute) and n.attr == "version" and isinstance(n.ctx, ast.Store)
             for n in ast.walk(ctx.tree)):   # (`parser.version = ...`: the version action prints it)
         return _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle, words)  # (ArgumentError)
-    why = _said(ctx, stop, words, table, where)
+    why = _said(ctx, stop, words, table, where, prefix, abbreviates)
     line = min(cond.values()) if cond else 0
     if other is not None and other != stop:     # (options added under an `if`: both readings stop the script)
-        why += f" (where the statement on line {line} adds {names}; else {_said(ctx, other, words, table, where)})"
+        why += f" (where the statement on line {line} adds {names}; else " \
+            f"{_said(ctx, other, words, table, where, prefix, abbreviates)})"
     head = f"argparse stops the script in {_method(ctx.tree)}: "
     if cond and other is None:                  # (without them argparse may read the words through)
         why = f"the statement on line {line} adds {names} only where its test holds, which is not decided here; " \
             f"where it does, {head}{why}"
     given.unsure = stop.status is None or bool(cond) and other is None
     at = min(stop.at, other.at) if other is not None else stop.at
-    if at >= 0 and may_be_ambiguous([w.text for w in words], at + 1, table, abbreviates):
+    if at >= 0 and may_be_ambiguous(texts, at + 1, view, abbreviates):
         why += f"; unless a word from {where} not known here is an abbreviation of two options, which argparse " \
             "meets before it reads any word (\"ambiguous option\", status 2)"
     given.stop = why if given.unsure else head + why
@@ -277,12 +320,101 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
 _WHILE_READING = ("help", "version", "value", "raises", "default")
 
 
+def _computed_word(ctx, launch, table, given, abbreviates, where: str) -> None:
+    """Where argparse reads the launch's words through without a stop up to one not known here that it meets where
+    it reads an option (no option before it takes it: argv_words.first_stop's "hole"), and that word is what the
+    launcher computes (a command's output: shell/expand.COMPUTED), not what its caller gives: python 3.9-3.13's
+    parse_args read it as the script's options, or as nothing (an unquoted expansion of nothing), or else as an
+    argument the script does not take ("unrecognized arguments", status 2), which is not known here (given.unsure).
+    The caller's words (`"$@"`, its environment) stay read as the options the caller may give."""
+    import os
+    from ..shell.expand import COMPUTED
+    from ..source.files import ReadError, read_source
+    from ..values.argv_words import as_dashed, first_stop, flag_key, parse_options, prefix_chars, sure_to_stop, \
+        unparsed
+    words = list(without_redirections(launch.args))
+    flags = ctx.resolver.flags
+    if not flags or not any(w.value.origin == COMPUTED for w in words):
+        return
+    prefix = prefix_chars(ctx.tree) if "prefix_chars" in ctx.src.text else "-"
+    read = ([w.text for w in words], table) if prefix == "-" else \
+        as_dashed([w.text for w in words], table, prefix) if len(prefix) == 1 else None
+    if read is None or not parse_options(ctx.tree, flags, prefix):
+        return
+    idle = unparsed(ctx.tree, flags)
+    stop = first_stop(read[0], {o: f for o, f in read[1].items() if id(f.call) not in idle}, abbreviates, holes=True)
+    if stop is None or stop.kind != "hole":
+        return
+    span = words[stop.at:max(stop.end, stop.at + 1)]
+    if not any(w.value.origin == COMPUTED and HOLE in w.text for w in span):
+        return
+    option = words[stop.at].text.partition("=")[0]
+    valued = len(span) > 1 or HOLE not in option        # (the value of an option its type= or choices= may refuse)
+    exit_on_error = sure_to_stop(ctx.resolver, table, flags, known=valued, prefixed=prefix != "-")
+    if exit_on_error is None:
+        return                          # (parse_known_args leaves a word no option reads aside; a parser not read)
+    w = next(w for w in span if w.value.origin == COMPUTED and HOLE in w.text)
+    try:
+        shown = read_source(launch.command.path).text[w.start:w.end]
+    except (ReadError, ValueError, OSError):
+        shown = "a word"
+    script = os.path.basename(ctx.filename)
+    method, then = _method(ctx.tree), _raised_instead(exit_on_error)
+    computed = f"{'the value of ' if w is words[stop.at] and HOLE not in option else ''}{shown} from {where} is " \
+        "what the launcher computes (not known here: not a word its caller gives)"
+    if valued:
+        given.stop = f"{computed}, given to {option}: where {option} does not take it (its type= or choices=)" \
+            f"{', or it is no word at all' if len(span) > 1 else ''}, argparse stops the script in {method} " \
+            f"(status 2){then}"
+    else:
+        given.stop = f"{computed}, which argparse reads as {script}'s options (or as no word, where it is empty and " \
+            f"not quoted); where it is anything else, argparse stops the script in {method}: {script} defines no " \
+            f"positional argument, so argparse exits with status 2 (\"error: unrecognized arguments\"){then}"
+    given.unsure = True
+    given.stop_calls = frozenset(flag_key(f) for f in flags)
+
+
+def _stop_in_parse_args_without(ctx, table, given, unknown, abbreviates, where: str, idle, words, cond) -> None:
+    """Where argparse reads the launch's words through (or where that is not known here) with the options added
+    under an `if` (argv_words.conditional: one statement adds them all), and stops without them (`--n 5` with no
+    --n: "unrecognized arguments", status 2, python 3.9.18-3.13.0): whether the script runs is not known, said so
+    (given.unsure), unless the words surely stop it another way."""
+    from ..values.argv_words import first_stop, flag_key, sure_to_stop
+    _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle, words)
+    if given.stop or len(set(cond.values())) > 1 or -1 in cond.values():
+        return
+    other = first_stop([w.text for w in words], {o: f for o, f in table.items() if id(f.call) not in idle and
+                                                 id(f.call) not in cond}, abbreviates)
+    flags = ctx.resolver.flags
+    if other is None or other.status is None or \
+            sure_to_stop(ctx.resolver, table, flags, known=other.kind in _WHILE_READING) is None:
+        return
+    names = ", ".join(sorted(o for o, f in table.items() if id(f.call) in cond))
+    given.stop = f"the statement on line {min(cond.values())} adds {names} only where its test holds, which is not " \
+        f"decided here; where it does not, argparse stops the script in {_method(ctx.tree)}: " \
+        f"{_said(ctx, other, words, table, where, abbreviates=abbreviates)}"
+    given.unsure = True
+    given.stop_calls = frozenset(flag_key(f) for f in flags)
+
+
 def _method(tree) -> str:
     """The method that parses the launch's words, for messages: parse_known_args where the file calls it and not
     parse_args (argv_words.sure_to_stop holds: one of them, of argv)."""
     import ast
     called = {n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
     return "parse_known_args" if "parse_known_args" in called and "parse_args" not in called else "parse_args"
+
+
+def _not_followed(ctx, given, prefix: str, where: str) -> None:
+    """Where how argparse reads the launch's words is not followed for a parser whose prefix_chars= has no `-` (an
+    abbreviation, a positional, an option added under an `if`: bind and first_stop read `-` words): not known."""
+    import os
+    from ..values.argv_words import flag_key
+    script = os.path.basename(ctx.filename)
+    given.stop = f"{script}'s parser reads options that begin with {prefix!r} (prefix_chars=), and how argparse " \
+        f"reads the words from {where} for it is not followed here"
+    given.unsure = True
+    given.stop_calls = frozenset(flag_key(f) for f in ctx.resolver.flags)
 
 
 def _stop_on_positional(ctx, table, given, words, where: str) -> None:
@@ -317,10 +449,11 @@ def _raised_instead(exit_on_error) -> str:
         f"{exit_on_error.value.lineno}), which stops it too" if off else ""
 
 
-def _said(ctx, stop, words, table, where: str) -> str:
-    """Why argparse stops the script where first_stop says (its message, and the launch's words that make it)."""
+def _said(ctx, stop, words, table, where: str, prefix: str = "-", abbreviates=lambda flag: True) -> str:
+    """Why argparse stops the script where first_stop says (its message, and the launch's words that make it);
+    prefix: the parser's prefix_chars=; abbreviates: whether a flag's parser takes an abbreviation."""
     import os
-    from ..values.argv_words import joined
+    from ..values.argv_words import joined, option_of, unrecognized
     script = os.path.basename(ctx.filename)
     text = words[stop.at].text
     if stop.kind == "default":
@@ -330,8 +463,8 @@ def _said(ctx, stop, words, table, where: str) -> str:
             f"{flag.call.lineno}) with {getattr(flag.type_node, 'id', '')}(), which refuses it, so argparse exits " \
             f"with status 2 (\"error: {stop.why}\")"
     elif stop.kind == "raises":
-        flag = table[text.partition("=")[0]]
-        value = next(k.value.value for k in flag.call.keywords if k.arg == "default")
+        flag = option_of(text, table, abbreviates)
+        value = next(getattr(k.value, "value", None) for k in flag.call.keywords if k.arg == "default")
         spelled = " ".join(w.text for w in words[stop.at:stop.end])
         why = f"{spelled} from {where} is appended to the default of {flag.option}, {value!r} (line " \
             f"{flag.call.lineno}), which has no append, so parse_args raises AttributeError " \
@@ -345,13 +478,13 @@ def _said(ctx, stop, words, table, where: str) -> str:
     elif stop.kind == "help":
         why = f"{text} from {where} asks for its help, so argparse prints it and exits with status 0"
     elif stop.kind == "version":
-        line = table[text].call.lineno
+        line = option_of(text, table, abbreviates).call.lineno
         why = f"{text} from {where} is {script}'s version option (line {line}), so argparse prints the version " \
             "and exits with status 0" if stop.status == 0 else f"{text} from {where} is {script}'s version option " \
             f"(line {line}), which gives no version=: argparse's version action reads parser.version, which " \
             "ArgumentParser does not have, so parse_args raises AttributeError (status 1)"
     elif stop.kind == "value":
-        flag = table[text.partition("=")[0]]
+        flag = option_of(text, table, abbreviates)
         spelled = " ".join(w.text for w in words[stop.at:stop.end])
         why = f"{flag.option} ({flag.action}) takes no value, and {spelled} from {where} gives it one, so argparse " \
             "exits with status 2" if flag.action in ("store_true", "store_false") else \
@@ -366,7 +499,12 @@ def _said(ctx, stop, words, table, where: str) -> str:
         rest = next((w.text for w in words[stop.at + 1:] if w.known), "what follows")
         why = f"{rest} after -- from {where} is no argument {script} takes (it defines no positional argument), so " \
             "argparse exits with status 2 (\"error: unrecognized arguments\")"
-    elif stop.kind == "extra" and len(text) > 1 and text[0] == "-":     # (an option of a parser never parsed)
+    elif stop.kind == "extra" and text[:1] == "-" and prefix != "-":
+        why = f"{text} from {where} begins with none of the prefix characters of {script}'s parser (prefix_chars=" \
+            f"{prefix!r}), so argparse reads it as a positional argument, which {script} does not take (it defines " \
+            f"none), so argparse exits with status 2 (\"error: unrecognized arguments\", naming {text})"
+    elif stop.kind == "extra" and len(text) > 1 and text[0] in prefix and (prefix != "-" or unrecognized(text)):
+        # (an option of a parser never parsed; `-1` is read as a positional)
         why = f"{text} from {where} is no option of the parser {script} parses, so argparse exits with status 2 " \
             f"(\"error: unrecognized arguments\", naming {text})"
     elif stop.kind == "extra":
@@ -415,11 +553,15 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
         if any(id(table[g.option].call) in cond for g in bare) and \
                 sure_to_stop(ctx.resolver, table, ctx.resolver.flags) is None:
             bare = [g for g in mine() if g.text is None and takes_one(table[g.option])]
-    exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags, known=bool(bare) or refusable) \
-        if words or bare or refusable else None
+    # (the help option: said where each word before it is surely read without a stop, as a refused value is)
+    helped = any(w.text in ("-h", "--help") and w.text not in table for w in launched)
+    spread = any(f.kind == "argparse" and not f.option.startswith("-") for f in ctx.resolver.flags)  # (positionals)
+    exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags, known=bool(bare) or refusable or helped) \
+        if words or bare or refusable or helped or spread else None
     if exit_on_error is None:
         return
-    refused = _refused(ctx, table, given, launched, own, abbreviates) if refusable and not exit_on_error.arg else None
+    refused = _refused(ctx, table, given, launched, own, abbreviates, where) \
+        if (refusable or helped or spread) and not exit_on_error.arg else None
     at = {id(w): k for k, w in enumerate(launched)}
     first = min((at.get(id(g.word), len(at)) for g in bare), default=None)
     if refused is not None and (first is None or refused[0] < first):
@@ -471,16 +613,17 @@ def _refusable(flag) -> bool:
         k.arg == "choices" or k.arg == "type" and getattr(k.value, "id", None) != "str" for k in flag.call.keywords))
 
 
-def _refused(ctx, table, given, launched, own, abbreviates) -> Optional[Tuple[int, str]]:
+def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Optional[Tuple[int, str]]:
     """(its index, why) of the first word of the launch at which argparse refuses the value given to one of the script's
-    own flags (launch_args.given_values: a type= that raises on it, a choice not listed, a switch given a value), for
+    own flags (launch_args.given_values: a type= that raises on it, a choice not listed, a switch given a value), or
+    reads -h or --help (it prints the help and exits with status 0: python 3.9.18-3.13.0 with a positional), for
     a parser argv_words.sure_to_stop reads (no exit_on_error=), where each word before it is surely read without a
     stop: no word not known, no help, version or abbreviation, each flag's value known; no word of the launch may be
     an ambiguous abbreviation (argparse meets that first), no mutually exclusive group, no positional with a type= or
     choices= (a word of theirs may be refused first). None where not so."""
     import ast
     import os
-    from ..values.argv_words import may_be_ambiguous, read_as, sorted_first
+    from ..values.argv_words import may_be_ambiguous, read_as, sorted_first, unrecognized
     from ..values.launch_args import given_values
     from ..values.ops import U
     texts = [w.text for w in launched]
@@ -495,30 +638,94 @@ def _refused(ctx, table, given, launched, own, abbreviates) -> Optional[Tuple[in
         if not (isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value.startswith("-")) and \
                 any(k.arg in ("type", "choices", "action") for k in f.call.keywords):
             return None
-    at = {id(g.word): g for g in given.values() if isinstance(g, Given) and g.option in table and
-          id(table[g.option].call) in own}
+    where = next((g.where for g in given.values() if isinstance(g, Given)), at)
     script = os.path.basename(ctx.filename)
-    for w in launched:
-        g = at.get(id(w))
+    free: List[str] = []                # the words no option reads, and the option values among the words
+    taken: set = set()
+    helps = not any(isinstance(n, ast.Call) and _dotted(n.func) in ("ArgumentParser", "argparse.ArgumentParser") and
+                    any(k.arg in (None, "add_help", "conflict_handler", "prefix_chars", "fromfile_prefix_chars")
+                        for k in n.keywords) for n in ast.walk(ctx.tree))
+    for k, w in enumerate(launched):
+        if helps and w.text in ("-h", "--help") and w.text not in table:
+            return k, f"argparse stops the script in {_method(ctx.tree)}: {w.text} from {at or where} asks for its " \
+                "help, so argparse prints it and exits with status 0"
+        # each word of an own flag read as argparse reads it (an option given twice: each value is converted and
+        # checked where it comes: python 3.9.18-3.13.0 stop at `--n x` of `--n 5 --prof --n x`, type=int)
+        g = _occurrence(launched, k, table, own, abbreviates, where)
         if w.text == "--" or w.text.startswith(HOLE) or g is None and w.text[:1] == "-" and (
                 w.text.partition("=")[0] in table or w.text[:2] == "-h" or read_as(w.text, table, abbreviates) or
                 len(w.text.partition("=")[0]) > 2 and "--help".startswith(w.text.partition("=")[0])):
             return None                 # (an earlier word of an option given twice, help, an abbreviation, ...)
         if g is None:
+            if k not in taken and not unrecognized(w.text):
+                free.append(w.text)     # (a word argparse gives a positional, or names as unrecognized)
             continue
+        if g.value_word is not None and g.value_word is not w:
+            taken.add(k + 1)
         flag = table[g.option]
         switch = flag.action in ("store_true", "store_false")
         if flag.action == "version" or _nargs(flag) or g.text is None and not switch or \
                 switch and g.text is not None and g.option[1:2] != "-":
             return None                 # (given no value: the caller says it where it takes one; `-x=a b`: python
                                         # 3.9-3.12 read -x, then -a given ' b', where -a is an option)
-        values = given_values(flag, given, ctx.resolver._type_function(flag), f"{script}:{flag.call.lineno}", 0)
+        values = given_values(flag, Passed({flag.dest: g}), ctx.resolver._type_function(flag),
+                              f"{script}:{flag.call.lineno}", 0)
         stops = [v.stops for v in values or () if isinstance(v, U) and v.stops]
         if stops:
-            return next(k for k, x in enumerate(launched) if x is w), stops[0]
+            return k, stops[0]
         if not values or any(isinstance(v, U) for v in values):
             return None
+    return _positionals_stop(ctx, own, free, at or where)
+
+
+def _positionals_stop(ctx, own, free: List[str], where: str) -> Optional[Tuple[int, str]]:
+    """(where, why) argparse stops on the words no option reads (free) once it has read them all, for the script's
+    positional arguments: more than they take, for parse_args ("unrecognized arguments": `5 --prof 3` for a
+    nargs="?"), or fewer than they need ("the following arguments are required"), python 3.9.18-3.13.0 run; None
+    where neither surely holds, or a positional is not read here (nargs= not a constant, under an `if`)."""
+    import ast
+    fewest, most, names = 0, 0.0, []
+    for f in ctx.resolver.flags:
+        first = f.call.args[0] if f.call.args else None
+        if isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value[:1] == "-":
+            continue
+        node = next((k.value for k in f.call.keywords if k.arg == "nargs"), None)
+        n = None if node is None else node.value if isinstance(node, ast.Constant) else ""
+        if first is None or id(f.call) not in own or f.kind != "argparse" or not (
+                n in (None, "?", "*", "+") or type(n) is int):
+            return None
+        fewest += 1 if n in (None, "+") else n if type(n) is int else 0
+        most += 1 if n in (None, "?") else n if type(n) is int else float("inf")
+        names.append(str(first.value))
+    if not names:
+        return None
+    said = ", ".join(free) or "none"
+    if len(free) > most and _method(ctx.tree) == "parse_args":
+        return 1 << 30, f"argparse stops the script in parse_args: the words from {where} that no option reads " \
+            f"({said}) are more than its positional arguments take ({', '.join(names)}: at most {int(most)}), so " \
+            "argparse exits with status 2 (\"error: unrecognized arguments\")"
+    if len(free) < fewest:
+        return 1 << 30, f"argparse stops the script in {_method(ctx.tree)}: the words from {where} that no option " \
+            f"reads ({said}) are fewer than its positional arguments need ({', '.join(names)}: at least {fewest}), " \
+            "so argparse exits with status 2 (\"error: the following arguments are required\")"
     return None
+
+
+def _occurrence(words, k: int, table, own, abbreviates, where: str) -> Optional[Given]:
+    """The word at k as argparse reads an option of the script's own that it names exactly (bind's reading of one
+    word: its value after `=`, or the next word where that is no option word); None for another word."""
+    from ..values.argv_words import option_word
+    w = words[k]
+    option, eq, value = w.text.partition("=")
+    flag = table.get(option) if w.text[:1] == "-" and (w.known or eq) else None
+    if flag is None or id(flag.call) not in own:
+        return None
+    if eq:
+        return Given(option, value, w, w, where)
+    if flag.action not in ("store_true", "store_false") and k + 1 < len(words) and \
+            not option_word(words[k + 1].text, table, abbreviates):
+        return Given(option, words[k + 1].text, w, words[k + 1], where)
+    return Given(option, None, w, None, where)
 
 
 def _exits_first(words, table, abbreviates, where: str, before=None) -> str:

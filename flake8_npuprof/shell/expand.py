@@ -16,6 +16,10 @@ from .state import MAX_SUBSTITUTIONS, WalkState
 from .words import decode, glob_match, integer_value, skip_expansion
 
 
+# the origin of a word (a StrValue) a part of which, not known here, is what the launcher computes (a command's output,
+# `$?`, a variable set so), not what its caller gives (its arguments, `"$@"`, or its environment): what argparse reads
+# there is not the caller's to choose (launch_setup._computed_word)
+COMPUTED = "computed"
 _IFS = " \t\n"        # bash's default IFS: the blanks an unquoted expansion's value is split at
 _BLANK = re.compile(r"[ \t\n]")      # one of _IFS
 _new_tuple = tuple.__new__          # a Run without the namedtuple's __new__ (a Python frame each)
@@ -51,8 +55,10 @@ class Expander(WalkState):
         if _LITERAL.fullmatch(text, i, end):
             return StrValue(text[i:end], [_new_tuple(Run, (0, end - i, i, end - i))] if end > i else [], i, end,
                             origin="shell")
+        outer, self._computed = self._computed, False
         decoded, runs, _ = decode(text, i, end, self._valued)
-        return StrValue(decoded, runs, i, end, origin="shell")
+        computed, self._computed = self._computed, outer or self._computed
+        return StrValue(decoded, runs, i, end, origin=COMPUTED if computed else "shell")
 
     def fields(self, text: str, i: int, end: int) -> List[StrValue]:
         """One command word as bash passes it on: the known value of an expansion outside double quotes is split at
@@ -64,13 +70,16 @@ class Expander(WalkState):
             return [StrValue(word, [_new_tuple(Run, (0, end - i, i, end - i))] if end > i else [], i, end,
                              origin="shell")]
         unquoted: List[Tuple[int, int]] = []
+        outer, self._computed = self._computed, False
         decoded, runs, _ = decode(text, i, end, self._valued, unquoted)
+        computed, self._computed = self._computed, outer or self._computed
+        origin = COMPUTED if computed else "shell"
         if not decoded and not any(c in word for c in "\"'\\"):
             return []           # bash removes an unquoted expansion of nothing (`$EMPTY`, `${EMPTY}`): no word at all
         blanks = {t for a, b in unquoted for t in range(a, b) if decoded[t] in _IFS} \
             if any(_BLANK.search(decoded, a, b) for a, b in unquoted) else None     # (most values have none)
         if not blanks or "IFS" in self.vars or "IFS" in self.exported:
-            return [StrValue(decoded, runs, i, end, origin="shell")]
+            return [StrValue(decoded, runs, i, end, origin=origin)]
         out, start = [], None
         # a field's runs are looked up by bisection where the runs are in order (as decode makes them): cutting
         # every run for every field was quadratic (a `$ARGS` of 5,000 `$1` took 4 s)
@@ -81,7 +90,7 @@ class Expander(WalkState):
                 start = t if start is None else start
             elif start is not None:
                 near = runs[bisect_right(ends, start):bisect_left(starts, t)] if ordered else runs
-                out.append(StrValue(decoded[start:t], _cut(near, start, t), i, end, origin="shell"))
+                out.append(StrValue(decoded[start:t], _cut(near, start, t), i, end, origin=origin))
                 start = None
         return out
 
@@ -95,14 +104,29 @@ class Expander(WalkState):
             j = min(skip_expansion(text, k), end)
             m = _PARAMETER_BODY.fullmatch(text, k, j)
             if m is None:
-                return j, self._expansion(text, k, j), ()
+                value = self._expansion(text, k, j)
+                if value is None or HOLE in value:      # (`${1:-x}`: its parameter's; `$(...)`: the launcher's)
+                    base = re.match(r"\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#*@])", text[k:j])
+                    self._computed = self._computed or base is None or not self._callers(base.group(1))
+                return j, value, ()
         name = m.group(1) or m.group(2)
         value = self._value(name)
+        if value is None or HOLE in value:
+            self._computed = self._computed or not self._callers(name)
         if value and name[0] in _NAME_START and name != "BASH_SOURCE[0]":       # `$name`, `${name}` (_setting)
             setting = self.vars.get(name) or self.exported.get(name)
             if setting is not None and setting.path == self.current and setting.value == value:
                 return j, value, setting.runs
         return j, value, ()
+
+    def _callers(self, name: str) -> bool:
+        """Whether what a parameter holds that is not known here is its caller's: the shell's arguments (`$1`,
+        `"$@"`, `$#`), a variable of the environment it starts with, or one set from those; not `$?`, nor a variable
+        set to a command's output (COMPUTED)."""
+        if name.isdigit() or name in ("#", "*", "@"):
+            return True
+        s = self.vars.get(name) or self.exported.get(name)
+        return name[0] in _NAME_START and (s is None or not s.computed)
 
     def _value(self, name: str) -> Optional[str]:
         """A parameter's value as this shell has it (None: not known, e.g. a variable from the caller)."""

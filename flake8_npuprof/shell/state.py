@@ -77,6 +77,7 @@ class Setting(NamedTuple):
     how: str                    # "export", "inline", "set -a", "plain"
     runs: Tuple[Run, ...] = ()  # where the value's characters are in that file
     assumed: bool = False       # built from `$(pwd)` before the directory is known: the launcher's own, assumed
+    computed: bool = False      # a part not known here is the launcher's computing (expand.COMPUTED), not the caller's
 
     def where(self, root: str) -> str:
         return f"{rel_path(self.path, root)}:{self.line}"
@@ -185,6 +186,7 @@ class WalkState:
     functions: Dict[str, Tuple[str, str, SourceText, int, int]]
     _chain: Tuple[str, ...]
     _assumed: bool
+    _computed: bool
     _nested: int
     _called: Set[str]
     _calling: List[str]

@@ -22,7 +22,7 @@ from ..source.text import HOLE, Run, SourceText, StrValue
 from ..values.launch_args import Word
 from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
 from .control import _STATUS, Compounds
-from .expand import Expander
+from .expand import COMPUTED, Expander
 from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, brace_body,
                     keyword_split, named_loop_count, no_rounds, set_by_value, set_unfollowed,
                     without_redirections)
@@ -183,6 +183,7 @@ class Walk(Expander, Compounds):
         # the positional parameters `$1`..`$N` of the shell being walked (None: not known, e.g. the caller's)
         self.args: Optional[List[str]] = None if args is None else list(args)
         self._assumed = False           # an expansion used the assumed start directory (`$(pwd)` before a `cd`)
+        self._computed = False          # an expansion not known here is the launcher's computing (expand.COMPUTED)
         self._background = False        # the test being walked follows a command run with `&`: `$?` is 0
         self._anchored = False          # the command just walked was a `cd` to a known absolute directory
         self._nested = 0                # command substitutions being evaluated, one inside the other
@@ -721,7 +722,8 @@ class Walk(Expander, Compounds):
             line = src.position(a)[0]
             name = m.group(1)
             s = Setting(self._appended(name, value.text) if m.group(2) else value.text, path, line, a, "inline",
-                        () if m.group(2) else tuple(value.runs), self._assumed)
+                        () if m.group(2) else tuple(value.runs), self._assumed, value.origin == COMPUTED or bool(
+                            m.group(2) and name in self.vars and self.vars[name].computed))
             inline[name] = s
             valued[name] = (m.end(), b)
             shadowed.setdefault(name, self.vars.get(name))
@@ -770,7 +772,7 @@ class Walk(Expander, Compounds):
                     s = s._replace(value=HOLE)
                 exported = self.all_export or name in self.exported
                 # (built, not _replace'd: a launcher's most common command; `how` is the fifth field)
-                self.vars[name] = Setting(s.value, s.path, s.line, s.start, "plain", s.runs, s.assumed)
+                self.vars[name] = Setting(s.value, s.path, s.line, s.start, "plain", s.runs, s.assumed, s.computed)
                 if exported:
                     self.exported[name] = s._replace(how="set -a" if self.all_export else "export")
                 if self._round_block is not None and not conditional:
@@ -1556,7 +1558,8 @@ class Walk(Expander, Compounds):
                 # `declare X=v` of an exported X changes what is exported: the attribute stays
                 kept = exporting or name in self.exported
                 s = Setting(HOLE if conditional else new, path, line, a, "export" if kept else "plain",
-                            () if m.group(2) else tuple(value.runs), self._assumed)
+                            () if m.group(2) else tuple(value.runs), self._assumed, value.origin == COMPUTED or bool(
+                                m.group(2) and name in self.vars and self.vars[name].computed))
                 self.vars[name] = s
                 if kept:
                     self.exported[name] = s

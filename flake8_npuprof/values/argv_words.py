@@ -182,7 +182,7 @@ _ERROR = {None: "expected one argument", "+": "expected at least one argument"}
 _CONVERTS = {"int": int, "float": float}
 
 
-def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) -> Optional[Stop]:
+def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool], holes: bool = False) -> Optional[Stop]:
     """Where argparse's parse_args (python 3.9 to 3.13, run: tests/data/argparse_runs.json) stops on a launch's
     words (texts, HOLE where the walk does not know them), for a parser of options only (sure_to_stop holds, no
     positional, no required option, no mutually exclusive group: parse_options says so) with the help option.
@@ -190,7 +190,10 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
     value it cannot take (status 2): "expected one argument", an int or float type= the text is not, a choice not
     listed; words no option reads it names at the end (status 2). None where a word is not known before any of these
     (one that begins not known may be several, or none), or is read in a way not followed here (an abbreviation,
-    another action, a type= function)."""
+    another action, a type= function). holes: a word not known that argparse meets where it reads an option (no
+    option before it takes it), before any stop, is said as Stop(None, its index, "hole"); an option whose value
+    is not known, where its type= or choices= may refuse it, as Stop(None, the option's index, "hole", end); and
+    words read through without a stop as Stop(None, -1, "through") (None is then only a reading not followed)."""
     if sorted_first(texts, table, abbreviates):
         return None
     extras: List[int] = []
@@ -203,7 +206,7 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
             # a word not known here may be an option of the script, a word no option reads, a help option or nothing
             # at all; after a word no option reads, argparse stops all the same (status 2 once it has read them all,
             # unless that word stops it first): said with that word; else not followed here
-            return Stop(2, extras[0], "extra", "notknown") if extras else None
+            return Stop(2, extras[0], "extra", "notknown") if extras else Stop(None, k, "hole") if holes else None
         if text == "--":                # what follows is positional: none is taken (no positional is defined)
             refused = _default_refused(table, seen)
             if refused is not None:     # (after the words are read, before those no option reads are named)
@@ -223,12 +226,17 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
         if pair is not None:
             return Stop(2, k, "joined", f"argument {_label(pair[0])}: ignored explicit argument {pair[1]!r}", k + 1)
         if flag is None:
-            if read_as(text, table, abbreviates) or text.startswith("-h") or len(option) > 2 and \
-                    "--help".startswith(option):
-                return None             # an abbreviation (or help's): not followed here
-            extras.append(k)
-            k += 1
-            continue
+            if text.startswith("-h") or len(option) > 2 and "--help".startswith(option):
+                return None             # help's abbreviation: not followed here
+            found = read_as(text, table, abbreviates)
+            if text[:2] == "--" and len(found) == 1:
+                flag = found[0]         # a `--` word's one option it begins (sorted_first: not two): python 3.9-3.13
+            elif found:
+                return None             # (`-pro`: -p with `ro` or -prof, as the release reads it: not followed)
+            else:
+                extras.append(k)
+                k += 1
+                continue
         seen.add(id(flag.call))
         kw = {a.arg: a.value for a in flag.call.keywords}
         action = flag.action or ("store" if "action" not in kw else "")
@@ -260,7 +268,8 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
                 j += 1
             short = n in ("*", "+") or n is None and not taken or type(n) is int and len(taken) < n
             if j < len(texts) and texts[j].startswith(HOLE) and short:
-                return None             # a word not known here may be values, an option or nothing
+                # a word not known here may be values, an option or nothing
+                return Stop(None, k, "hole", end=j + 1) if holes and _rejected(flag, kw, [HOLE]) is None else None
         if n is None and len(taken) != 1 or n == "+" and not taken or type(n) is int and len(taken) != n:
             need = _ERROR.get(n) if not isinstance(n, int) else \
                 ("expected 1 argument" if n == 1 else f"expected {n} arguments")
@@ -272,7 +281,7 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
             taken = [const.value] if isinstance(const.value, str) else []
         bad = _rejected(flag, kw, taken)
         if bad is None:
-            return None
+            return Stop(None, k, "hole", end=j) if holes and any(HOLE in str(v) for v in taken) else None
         if bad:
             return Stop(2, k, "value", f"argument {_label(flag)}: {bad}", j)
         default = kw.get("default") if flag.has_default else None
@@ -286,7 +295,7 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) 
     refused = _default_refused(table, seen)
     if refused is not None:             # (after the words are read, before those no option reads are named)
         return refused if refused.kind == "default" else None
-    return _extra(texts, extras) if extras else None
+    return _extra(texts, extras) if extras else Stop(None, -1, "through") if holes else None
 
 
 def sorted_first(texts: List[str], table, abbreviates: Callable[[FlagDef], bool]) -> bool:
@@ -378,11 +387,12 @@ def _extra(texts: List[str], extras: List[int]) -> Optional[Stop]:
     return Stop(2, known[0], "extra") if known else None
 
 
-def parse_options(tree: ast.AST, flags: Iterable[FlagDef]) -> bool:
+def parse_options(tree: ast.AST, flags: Iterable[FlagDef], prefix: str = "-") -> bool:
     """Whether first_stop may read a launch's words for the script's parser: each parser keeps its help option (no
     add_help= given, no conflict_handler= that lets a flag take -h or --help) and reads no word from a file (no
     fromfile_prefix_chars=); none of its own flags is positional, required or -h/--help, and none is in a mutually
-    exclusive group (argparse stops on two of one group where they come)."""
+    exclusive group (argparse stops on two of one group where they come). prefix: the parser's one prefix
+    character (prefix_chars=), whose help option is `+h`, `++help` for "+"."""
     for n in ast.walk(tree):
         name = _name(n.func) if isinstance(n, ast.Call) else ""
         if name in _PARSER and any(k.arg in ("add_help", "fromfile_prefix_chars", "conflict_handler")
@@ -393,8 +403,8 @@ def parse_options(tree: ast.AST, flags: Iterable[FlagDef]) -> bool:
         if any(_NUMBER.match(str(getattr(a, "value", ""))) for a in f.call.args):
             return False                # (-1 an option: argparse reads -1.5 and the like as options too)
         first = f.call.args[0] if f.call.args else None
-        if not (isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value.startswith("-")) or \
-                any(getattr(a, "value", None) in ("-h", "--help") for a in f.call.args) or \
+        if not (isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value[:1] == prefix) or \
+                any(getattr(a, "value", None) in (prefix + "h", prefix * 2 + "help") for a in f.call.args) or \
                 any(k.arg == "required" and not (isinstance(k.value, ast.Constant) and k.value.value is False)
                     for k in f.call.keywords):
             return False
@@ -408,6 +418,37 @@ def prefix_chars(tree: ast.AST) -> str:
                    for k in n.keywords if k.arg == "prefix_chars"), "-")
              for n in ast.walk(tree) if isinstance(n, ast.Call) and _name(n.func) in _PARSER}
     return given.pop() if len(given) == 1 else "-" if not given else ""
+
+
+def as_dashed(texts: List[str], table, prefix: str) -> Optional[Tuple[List[str], dict]]:
+    """The launch's words and the flag table as argparse reads them for a parser whose prefix_chars= is one character
+    other than `-` (python 3.9-3.13's _parse_optional and _get_option_tuples read any prefix character as they read
+    `-`; a literal `--` ends the options whatever they are): that character written `-`, and a word that begins
+    with `-` as a positional (`_` before it where first_stop would read it as an option; as_written names it back in
+    a message); None where a word would read otherwise (`+5`, an option word, would be
+    a negative number; `++` or `++=x` abbreviates every long option) or an option does not begin with it."""
+    def dashed(text: str) -> str:
+        n = len(text) - len(text.lstrip(prefix))
+        return "-" * n + text[n:]
+    if len(prefix) != 1 or any(o[:1] != prefix or o[1:2] == "-" for o in table):
+        return None
+    out, view = [], {dashed(o): f for o, f in table.items()}
+    for t in texts:
+        if t[:1] == prefix and len(t) > 1:
+            if _NUMBER.match(dashed(t)) or t.partition("=")[0] == prefix * 2:
+                return None
+            out.append(dashed(t))
+        else:                           # (`-1`, `-a b` are read as positionals already: their values kept)
+            out.append("_" + t if t != "--" and _optional(t, view) else t)
+    return out, view
+
+
+def as_written(why: str, texts: List[str], dashed: List[str]) -> str:
+    """A first_stop reason (Stop.why) of words as_dashed changed, with the words as the launch gives them (python
+    names the value `--x`, not `_--x`, in "invalid int value: '--x'")."""
+    back = {repr(d): repr(t) for t, d in zip(texts, dashed) if t != d}
+    return re.sub("|".join(map(re.escape, sorted(back, key=len, reverse=True))), lambda m: back[m.group()], why) \
+        if back else why
 
 
 def positionals_only(texts: List[str], flags: Iterable[FlagDef], tree: ast.AST, prefix: str) -> bool:
@@ -537,6 +578,11 @@ def _rejected(flag: FlagDef, kw: dict, values: List[str]) -> Optional[str]:
         if listed is not None and out not in listed:
             return f"invalid choice: {out!r}"       # (the converted value: `invalid choice: 3` for type=int)
     return ""
+
+
+def option_of(text: str, table, abbreviates: Callable[[FlagDef], bool]) -> FlagDef:
+    """The flag first_stop read an option word as: the one its part before `=` names, or else begins."""
+    return table.get(text.partition("=")[0]) or read_as(text, table, abbreviates)[0]
 
 
 def flag_key(flag: FlagDef) -> tuple:

@@ -774,6 +774,7 @@ def _collect_flags(sites: Sites) -> List[FlagDef]:
     unset = []          # argparse options without default=: None, unless set_defaults or argument_default says else
     opened = False
     reset: Set[Optional[str]] = set()   # the dests a set_defaults call names (None: one given **kwargs)
+    chars = _prefix_chars(sites) if sites.may_hold("prefix_chars") else "-"
     for site in sites.named_calls_for(("DEFINE_", "add_argument", "set_defaults", "ArgumentParser")):
         name = site.name
         # most calls name none of the words: four `in` tests cost them less than the method calls below
@@ -809,16 +810,16 @@ def _collect_flags(sites: Sites) -> List[FlagDef]:
             opts = [a.value for a in call.args if type(a) is ast.Constant and type(a.value) is str]
             if not opts and "dest" not in kw:
                 continue
-            longs = [o for o in opts if o.startswith("--")]
-            shorts = [o for o in opts if o.startswith("-") and not o.startswith("--")] if len(longs) < len(opts) \
+            longs = [o for o in opts if o[:1] in chars and o[1:2] in chars and o[1:2]]
+            shorts = [o for o in opts if o[:1] in chars and o[:1] and o not in longs] if len(longs) < len(opts) \
                 else []
             dest_node = kw.get("dest")
             if isinstance(dest_node, ast.Constant) and isinstance(dest_node.value, str):
                 dest = dest_node.value
             elif longs:
-                dest = longs[0][2:].replace("-", "_")
+                dest = longs[0].lstrip(chars).replace("-", "_")
             elif shorts:
-                dest = shorts[0][1:].replace("-", "_")
+                dest = shorts[0].lstrip(chars).replace("-", "_")
             elif opts:
                 dest = opts[0]              # positional argument
             else:
@@ -844,6 +845,20 @@ def _collect_flags(sites: Sites) -> List[FlagDef]:
             if f.kind == "argparse" and (f.dest in reset or None in reset):
                 out[k] = _new_tuple(FlagDef, out[k][:4] + (None, False) + out[k][6:])   # the default not known
     return out
+
+
+def _prefix_chars(sites: Sites) -> str:
+    """The characters that begin the file's argparse options: the prefix_chars= its ArgumentParsers all give (python
+    3.9-3.13 name an option's dest by its first long option string, those characters stripped: `++prof` is prof for
+    prefix_chars="+"), where they all give the same one character; else "-"."""
+    given = set()
+    for site in sites.named_calls_for(("ArgumentParser",)):
+        if site.name and site.name.endswith("ArgumentParser"):
+            value = next((k.value for k in site.call.keywords if k.arg == "prefix_chars"), None)
+            given.add(value.value if isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value
+                      else "-" if value is None else "")
+    chars = given.pop() if len(given) == 1 else "-"
+    return chars if len(chars) == 1 else "-"   # (`-+` and the like: not read here, as launch_setup.flag_table)
 
 
 def _calls_function(call: Optional[str], func: str, method: bool) -> bool:

@@ -93,6 +93,47 @@ CASES = [
     [[], True, ["--prof"], {"prefix_chars": "+"}],
     [[], True, ["-h", "x"], {"prefix_chars": "+"}],
     [[], True, [], {"prefix_chars": "+"}],
+    # an option given twice where first_stop does not read the parser (a positional): each value converted in turn
+    [[[["size"], {"nargs": "?"}], [["--n"], {"type": "int"}]], True, ["--n", "5", "--prof", "--n", "x"]],
+    [[[["size"], {"nargs": "?"}], [["--n"], {"type": "int"}]], True, ["--n", "x", "--prof", "--n", "5"]],
+    # an option added under an `if`, given a value it takes: the script runs with it, stops without it
+    [[[["--n"], {"type": "int"}]], True, ["--prof", "--n", "5"]],
+    [[], True, ["--prof", "--n", "5"]],
+    # prefix_chars="+": `++` words read as `--` words are where it is `-`; `--` words are positionals; `--` itself
+    # ends the options all the same
+    [[], True, ["++prof"], {"prefix_chars": "+"}],
+    [[[["++n"], {"type": "int"}]], True, ["++prof", "++n", "x"], {"prefix_chars": "+"}],
+    [[[["++m"], {}]], True, ["++m", "++prof"], {"prefix_chars": "+"}],
+    [[], True, ["++prof", "--n"], {"prefix_chars": "+"}],
+    [[], True, ["++prof", "--", "x"], {"prefix_chars": "+"}],
+    [[], True, ["+h", "--n"], {"prefix_chars": "+"}],
+    [[], True, ["++pro"], {"prefix_chars": "+"}],
+    # the help option where first_stop does not read the parser: read in order, before a positional, a required
+    # option or the words no option reads are checked
+    [[[["size"], {"nargs": "?"}]], True, ["--prof", "-h"]],
+    [[[["size"], {"nargs": "?"}]], True, ["--prof", "--xyz", "-h"]],
+    [[[["size"], {"nargs": "?"}]], True, ["-h", "--prof=1"]],
+    [[[["size"], {"nargs": "?"}]], True, ["--prof", "3", "4", "--help"]],
+    [[[["--m"], {"required": True}]], True, ["--prof", "-h"]],
+    [[[["-1", "--n"], {}]], True, ["--prof", "-h"]],
+    # a negative number no option takes: a positional, which the parser does not take
+    [[], True, ["--prof", "-1"]],
+    # positionals: words no option reads, more than they take or fewer than they need
+    [[[["size"], {"nargs": "?"}]], True, ["5", "--prof", "3", "--prof"]],
+    [[[["size"], {}]], True, ["--prof"]],
+    [[[["size"], {}]], True, ["--prof", "5", "6"]],
+    [[[["size"], {}]], True, ["--prof", "5"]],
+    # an option added under an `if`, then a closing `--`
+    [[[["--n"], {"type": "int"}]], True, ["--n", "3", "--prof", "--"]],
+    [[], True, ["--n", "3", "--prof", "--"]],
+    # a `--` word that begins one option is that option (allow_abbrev, the default)
+    [[[["--size"], {"nargs": 2}]], True, ["--pro", "x"]],
+    [[[["--size"], {"nargs": 2}]], True, ["--pro", "--si", "1"]],
+    [[], True, ["--pro=1"]],
+    [[], True, ["--pro"]],
+    # a word the launcher computes, in the place of an option's value: what it may be (a number, none)
+    [[[["--n"], {"type": "int"}]], True, ["--prof", "--n", "myhost"]],
+    [[[["--n"], {"type": "int"}]], True, ["--prof", "--n"]],
 ]
 
 RUN = """
