@@ -265,7 +265,16 @@ def test_sudo_of_a_torch_npu_script_that_sets_nothing(tmp_path, capsys):
                                        ("unset RANK_ID | cat", ALL), ("true | unset RANK_ID", ALL),
                                        ("export A=1", ["A"] + ALL), ("export A=1 &", ALL), ("export A=1 | cat", ALL),
                                        ("true | export A=1", ALL), ("declare -x A=1 &", ALL),
-                                       ("export -n RANK_ID &", ALL)])
+                                       ("export -n RANK_ID &", ALL),
+                                       # an assignment alone, too (the walk set A in the script's shell)
+                                       ("A=1 &\nwait\nexport A", ALL), ("A=1 | cat\nexport A", ALL),
+                                       ("true | A=1\nexport A", ALL), ("A=1 && export A", ["A"] + ALL),
+                                       # `declare +x`: still set, no longer exported (it kept RANK_ID)
+                                       ("declare +x RANK_ID", ["DEVICE_ID", "PROFILING_MODE"]),
+                                       ("typeset +x RANK_ID=1", ["DEVICE_ID", "PROFILING_MODE"]),
+                                       ("export -n RANK_ID=1", ["DEVICE_ID", "PROFILING_MODE"]),
+                                       ("declare +x RANK_ID\nRANK_ID=1", ["DEVICE_ID", "PROFILING_MODE"]),
+                                       ("declare +x RANK_ID\nexport RANK_ID", ALL)])
 def test_unset_and_export_in_the_background_or_a_pipeline_change_a_subshell_only(tmp_path, line, env):
     # bash 5.2 runs a command put in the background and each command of a pipeline (no lastpipe) in a subshell: the
     # script's own environment keeps RANK_ID and gets no A (a python3 printing os.environ after `wait`). The walk
@@ -341,3 +350,17 @@ def test_where_set_e_stops_at_a_failing_mkdir(tmp_path, shape, end):
             f"no launch: none found before the launcher ends at {end}"], lines
     else:
         assert lines[0] == f"launch: run.sh:{5 + shape.count(chr(10)) + 1} python3 train.py --profiling", lines
+
+
+@pytest.mark.parametrize("line, env", [
+    ("f() { local A=1; }\nf\nexport A", ALL), ("f() { declare A=1; }\nf\nexport A", ALL),
+    ("f() { local RANK_ID=1; export -n RANK_ID; }\nf", ALL),
+    ("f() { local RANK_ID; unset RANK_ID; }\nf", ALL),
+    ("f() { local A=1; g; }\ng() { local A=2; }\nf\nexport A", ALL),
+    ("f() { declare -g A=1; }\nf\nexport A", ["A"] + ALL),
+    ("f() { A=1; }\nf\nexport A", ["A"] + ALL),
+])
+def test_a_local_variable_is_gone_when_its_function_returns(tmp_path, line, env):
+    # bash 5.2 (a python3 printing os.environ after the call): the function's local A or RANK_ID is undone when it
+    # returns, the value from before the call seen again; the walk kept the local one (it exported A=1)
+    assert _steps(tmp_path, line + "\npython3 train.py") == [("D/train.py", "D", env, "")]

@@ -168,6 +168,8 @@ class Walk(Expander, Compounds):
         self.script = typed or self.launcher    # what `$0` names (the path found, where how it was typed is not known)
         self._calls = 0                 # runs of child scripts so far (Command.frames)
         self.log: List[Tuple[str, Optional[Setting]]] = []    # each change of what commands see (EnvView)
+        self.unexports: Dict[int, str] = {}     # the log's entries that take an export away: by what, where
+        self._unexported_by: Dict[str, str] = {}    # ... the last for each name
         self.stopped: Dict[str, Tuple[int, int, str]] = {}    # file -> (offset, line, why) where its walk stopped
         self.ended = False              # `exit` or `exec cmd` ended the shell being walked (and what sourced it)
         self.exited: Optional[Tuple[str, int]] = None     # (file, line) where the launcher's own shell ended
@@ -271,7 +273,7 @@ class Walk(Expander, Compounds):
         """Log what a command now sees of `name`: its export, or a PROFILING_* variable set without one
         (seen only if the caller exports it), or nothing."""
         s = self.exported.get(name)
-        if s is None and name.startswith("PROFILING_") and name in self.vars:
+        if s is None and name.startswith("PROFILING_") and name in self.vars and self.vars[name].how != "not exported":
             s = self.vars[name]._replace(how="set without export")
         self.log.append((name, s))
 
@@ -765,12 +767,20 @@ class Walk(Expander, Compounds):
             # `x=$(mkdir -p d1)`: the status of an assignment alone is its last command substitution's (bash 5.2)
             fails = bool(inline) and self._fails_here(conditional, op) and \
                 any(map(_blocked, self._substituted_mkdir(text, spans[:k])))
+            if self._apart_cmd:
+                return False        # `X=1 &`, `X=1 | cat`: bash 5.2 assigns in a subshell (the script's X stays)
             for name, s in inline.items():
                 if conditional:
                     s = s._replace(value=HOLE)
                 exported = self.all_export or name in self.exported
                 # (built, not _replace'd: a launcher's most common command; `how` is the fifth field)
-                self.vars[name] = Setting(s.value, s.path, s.line, s.start, "plain", s.runs, s.assumed)
+                # (after `declare +x X`, `X=v` is not exported whatever the caller's environment held)
+                was = self.vars.get(name)
+                hidden = was is not None and was.how == "not exported" and not exported
+                self.vars[name] = Setting(s.value, s.path, s.line, s.start, "not exported" if hidden else "plain",
+                                          s.runs, s.assumed)
+                if hidden:
+                    self.unexports[len(self.log)] = self._unexported_by.get(name, "")
                 if exported:
                     self.exported[name] = s._replace(how="set -a" if self.all_export else "export")
                 if self._round_block is not None and not conditional:
@@ -814,7 +824,7 @@ class Walk(Expander, Compounds):
                 for w in words[1:]:
                     name = w.text.split("=", 1)[0]
                     if not w.text.startswith("-") and name not in self._local_saved:
-                        self._local_saved[name] = (self.vars.get(name), self.exported.get(name))
+                        self._local_saved[name] = (self.vars.get(name), self.exported.get(name), not conditional)
             if not self._apart_cmd:
                 self._export(text, src, path, spans[k + 1:], head, conditional)
             return False
@@ -833,7 +843,7 @@ class Walk(Expander, Compounds):
                     self.vars.pop(w.text, None)
                     self.exported.pop(w.text, None)
                     self._changed(w.text)
-                    for table, s in zip((self.vars, self.exported), self._local_saved[w.text]):
+                    for table, s in zip((self.vars, self.exported), self._local_saved[w.text][:2]):
                         if s is not None:
                             table[w.text] = s
                     self._changed(w.text)
@@ -1532,15 +1542,9 @@ class Walk(Expander, Compounds):
 
     def _export(self, text, src, path, spans, head, conditional) -> None:
         flags = "".join(text[a + 1:b] for a, b in spans if text[a] == "-")
-        if head == "export" and "n" in flags:            # `export -n NAME`: a shell variable again, not exported
-            for a, b in spans:
-                name = text[a:b]
-                if text[a] != "-" and name in self.exported:
-                    if conditional:
-                        self.exported[name] = self.exported[name]._replace(value=HOLE)
-                    else:
-                        del self.exported[name]
-                    self._changed(name)
+        plus = "".join(text[a + 1:b] for a, b in spans if text[a] == "+")
+        if head == "export" and "n" in flags or head != "export" and "x" in plus:
+            self._unexport(text, src, path, spans, head, conditional)
             return
         exporting = head == "export" or "x" in flags
         for a, b in spans:
@@ -1568,6 +1572,38 @@ class Walk(Expander, Compounds):
                 if name in self.vars:
                     self.exported[name] = self.vars[name]._replace(how="export")
                     self._changed(name)
+
+    def _unexport(self, text, src, path, spans, head, conditional) -> None:
+        """`export -n NAME`, `declare +x NAME[=v]`: a shell variable again, not exported, whatever the caller's
+        environment held (bash 5.2: `export P=1; declare +x P; env` shows no P; a later plain `P=z` is not exported
+        either). Where it is certain, the log says no command gets it and `unexports` says why."""
+        how = f"`{head} {text[spans[0][0]:spans[-1][1]]}`"
+        for a, b in spans:
+            if text[a] in "-+":
+                continue
+            m = _ASSIGN.match(text, a, b)
+            name = m.group(1) if m else text[a:b]
+            if not _NAME.fullmatch(name):
+                continue
+            if conditional:
+                for table in (self.exported, self.vars):
+                    if name in table:
+                        table[name] = table[name]._replace(value=HOLE)
+                self._changed(name)
+                continue
+            self.exported.pop(name, None)
+            if m:
+                value = self.expand(text, m.end(), b)
+                self.vars[name] = Setting(self._appended(name, value.text) if m.group(2) else value.text, path,
+                                          src.position(a)[0], a, "not exported",
+                                          () if m.group(2) else tuple(value.runs), False)
+            elif name in self.vars:
+                self.vars[name] = self.vars[name]._replace(how="not exported")
+            else:
+                continue            # (an unset name: bash gives it the attribute alone; nothing to see)
+            self._unexported_by[name] = f"{how} at {rel_path(path, self.root)}:{src.position(a)[0]}"
+            self.unexports[len(self.log)] = self._unexported_by[name]
+            self._changed(name)
 
     def _appended(self, name: str, more: str) -> str:
         """`X+=more`: X's value (empty when unset) with more after it; unknown when X's value is."""
