@@ -9,6 +9,7 @@ from flake8_npuprof.cli import main
 from flake8_npuprof.emulate.script import emulate_path
 from flake8_npuprof.knowledge.targets import Target
 from flake8_npuprof.shell.launches import steps, walk
+from flake8_npuprof.source.text import HOLE
 
 T = Target.parse("8.0", "910B")
 SCRIPT = "import argparse\np = argparse.ArgumentParser()\np.add_argument('--profiling', default=False)\n" \
@@ -336,6 +337,37 @@ def test_unset_and_export_in_the_background_or_a_pipeline_change_a_subshell_only
     ("while true; do set +e; break; done\nmkdir -p d1", None), ("f() { set +e; }\nif f; then :; fi\nmkdir -p d1", None),
     ('trap "set +e" DEBUG\nmkdir -p d1', None), ('source /dev/stdin <<< "set +e"\nmkdir -p d1', None),
     ('source "${E:-off.sh}"\nmkdir -p d1', None),     # (E from the caller: a file not read, which may turn it off)
+    # bash 5.2 stopped at these too (the walk ran on to the launch): a substitution of a function whose body is the
+    # mkdir (set -e is off in it, so its status is the mkdir's), a `for` loop's first round, a group or compound with
+    # a redirection that cannot fail, `command` and `time` in front
+    ("f() { mkdir -p d1; }\nx=$(f)", "run.sh:6"), ("f() {\n  mkdir -p d1\n}\nx=`f`", "run.sh:8"),
+    ("for i in 1 2; do mkdir -p d1; done", "run.sh:5"), ("for i in 1 2; do echo; mkdir -p d1; done", "run.sh:5"),
+    ("for i in 1 2; do mkdir -p d$i; done", "run.sh:5"), ("for ((i=0;i<2;i++)); do mkdir -p d1; done", "run.sh:5"),
+    ("true && for i in 1 2; do mkdir -p d1; done", "run.sh:5"),
+    ("for i in 1 2; do for j in a; do mkdir -p d1; done; done", "run.sh:5"),
+    ("for i in 1 2; do ( mkdir -p d1 ); done", "run.sh:5"),
+    ("f() { mkdir -p d1; }\nfor i in 1 2; do f; done", "run.sh:5"),
+    ("for i in 1 2; do source lib.sh; done", "lib.sh:1"),
+    ("{ mkdir -p d1; } 2>/dev/null", "run.sh:5"), ("{ mkdir -p d1; } >/dev/null 2>&1", "run.sh:5"),
+    ("{ mkdir -p d1; } &>/dev/null", "run.sh:5"), ("for i in 1; do mkdir -p d1; done >/dev/null", "run.sh:5"),
+    ("if true; then mkdir -p d1; fi 2>/dev/null", "run.sh:5: `if true` (run.sh:5) holds in this launch"),
+    ("command mkdir -p d1", "run.sh:5"), ("command -p mkdir -p d1", "run.sh:5"), ("command -- mkdir -p d1", "run.sh:5"),
+    ("time mkdir -p d1", "run.sh:5"), ("time -p mkdir -p d1", "run.sh:5"), ("time command mkdir -p d1", "run.sh:5"),
+    # ... and ran on after these
+    ("f() { mkdir -p d1; echo y; }\nx=$(f)", None), ("f() { mkdir -p d1; }\nx=$(f) && true", None),
+    ("f() { mkdir -p d1; }\nx=$(f)$(true)", None), ("f() { mkdir -p d1; }\nexport x=$(f)", None),
+    ("f() { mkdir -p d1 || true; }\nx=$(f)", None),
+    ("for i in; do mkdir -p d1; done", None), ("for i in $NOPE; do mkdir -p d1; done", None),
+    ("for i in 1 2; do mkdir -p d1; done || true", None), ("for i in 1 2; do mkdir -p d1; done | cat", None),
+    ("for i in 1 2; do mkdir -p d1; done &", None), ("! for i in 1 2; do mkdir -p d1; done", None),
+    ("false && for i in 1 2; do mkdir -p d1; done", None), ("for ((i=0;i<0;i++)); do mkdir -p d1; done", None),
+    ('for i in 1 2; do if [ -n "$X" ]; then mkdir -p d1; fi; done', None),
+    ("for i in 1 2; do mkdir -p d1 || true; done", None),
+    ("{ mkdir -p d1; } 2>/dev/null || true", None), ("{ mkdir -p d1; } 2>/dev/null | cat", None),
+    ("{ mkdir -p d1; } 2>/dev/null &", None), ("! { mkdir -p d1; } 2>/dev/null", None),
+    ("if true; then mkdir -p d1; fi 2>/dev/null || :", None),
+    ("command -v mkdir -p d1", None), ("time mkdir -p d1 | cat", None), ("command mkdir -p d1 || true", None),
+    ("! command mkdir -p d1", None), ("command mkdir -p d1 &", None),
 ])
 def test_where_set_e_stops_at_a_failing_mkdir(tmp_path, shape, end):
     # `mkdir -p d1` over a file d1 fails ("File exists"); set -e stops the shell where bash 5.2 stops it: a list's last
@@ -364,3 +396,35 @@ def test_a_local_variable_is_gone_when_its_function_returns(tmp_path, line, env)
     # bash 5.2 (a python3 printing os.environ after the call): the function's local A or RANK_ID is undone when it
     # returns, the value from before the call seen again; the walk kept the local one (it exported A=1)
     assert _steps(tmp_path, line + "\npython3 train.py") == [("D/train.py", "D", env, "")]
+
+
+@pytest.mark.parametrize("line, words", [
+    # bash 5.2 (a python3 printing sys.argv[1:]): the walk kept `a,b` one word, or split `$@` at blanks alone
+    ('IFS=,; A="a,b"; python3 train.py $A', ["a", "b"]),
+    ('IFS=,; A=",a,,b,"; python3 train.py $A', ["", "a", "", "b"]),
+    ('IFS=", "; A=", ,a b"; python3 train.py $A x$A"y,z"', ["", "", "a", "b", "x", "", "a", "by,z"]),
+    ('IFS=,; set -- "p,q" r; python3 train.py $@ "$@"', ["p", "q", "r", "p,q", "r"]),
+    ('IFS=; A="a b"; python3 train.py $A', ["a b"]),
+    ('IFS=,; unset IFS; A="a b,c"; python3 train.py $A', ["a", "b,c"]),
+    # IFS not known (bash 5.2 with X unset gave `a b`): not known how it splits
+    ('IFS=$X; A="a b"; python3 train.py $A', [HOLE]), ('IFS=$X; set -- a; python3 train.py $@', [HOLE]),
+    # nullglob: a glob that matches nothing is no word (bash 5.2 gave `y`; it said `x*`); what matches is not known
+    ("shopt -s nullglob\npython3 train.py x* y", [HOLE, "y"]),
+    ('[ -n "$X" ] && shopt -s nullglob\npython3 train.py x* y', [HOLE, "y"]),
+    ("python3 train.py x* y", ["x*", "y"]), ("shopt -s extglob\npython3 train.py x* y", ["x*", "y"]),
+])
+def test_words_split_at_ifs_and_globs_under_nullglob(tmp_path, line, words):
+    (tmp_path / "train.py").write_text(SCRIPT)
+    (tmp_path / "run.sh").write_text(HEAD + line + "\n")
+    w, _ = walk(str(tmp_path / "run.sh"))
+    (la,) = steps(w)
+    assert [x.text for x in la.command.words[2:]] == words
+
+
+def test_a_glob_after_failglob_stops_the_walk(tmp_path):
+    # bash 5.2: `shopt -s failglob; echo x*zz` says "no match: x*zz" and the shell ends: nothing after it runs
+    (tmp_path / "run.sh").write_text("#!/bin/bash\nshopt -s failglob\npython3 train.py x*zz\npython3 train.py b\n")
+    w, _ = walk(str(tmp_path / "run.sh"))
+    assert steps(w) == [] and list(w.stopped.values()) == [
+        (30, 3, "at a glob after `shopt -s failglob`: one that matches nothing ends the shell, and what matches "
+                "where it runs is not known here")]

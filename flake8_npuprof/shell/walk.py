@@ -21,7 +21,7 @@ from ..source.text import HOLE, Run, SourceText, StrValue
 from ..values.launch_args import Word
 from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
 from .control import _STATUS, Compounds
-from .expand import Expander
+from .expand import Expander, ifs_split
 from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, brace_body,
                     keyword_split, named_loop_count, no_rounds, set_by_value, set_unfollowed,
                     without_redirections)
@@ -243,10 +243,14 @@ class Walk(Expander, Compounds):
         # known): (the folder as a glob, the file, the line); a later `cd` to one not in the tree may fail there
         self.may_make: List[Tuple[str, str, int]] = []
         self._in_loop = False           # the command being walked is in a loop (set for a `mkdir` only)
+        self._first_round = False       # ... whose first round certainly reaches it (_first_round)
+        self._failed = False            # ... a command that certainly fails there, stopping the shell under set -e
         # ... runs in a subshell of its own, in the background or a pipeline (no lastpipe): an `unset` or `export` there
         # leaves this shell's environment as it was (bash 5.2)
         self._apart_cmd = False
         self._aliased = False           # an `alias` ran: a command's name may be another's (_fails_here)
+        self._globbing = ""             # `shopt -s nullglob` or failglob ran: a glob word is not known (_simple)
+        self._halted = False            # ... a glob after failglob, which may end the shell: the walk stops there
         # a file walked may turn set -e off where the walk does not see it (in a branch, `time set +e`, `set $o`, `trap
         # ... DEBUG`): its stops are not said (bash 5.2 ran on after `[ -n x ] && set +e; mkdir -p d1`)
         self._e_doubt = False
@@ -434,6 +438,8 @@ class Walk(Expander, Compounds):
                     if op in _AFTER_SUBSHELL:
                         self._after_block(closed, op)
                 continue
+            if self._halted:
+                return
             self.steps += 1
             if self.steps > MAX_COMMANDS or self.words > MAX_WORDS:
                 self.stopped.setdefault(path, (words[0][0], src.position(words[0][0])[0],
@@ -515,6 +521,7 @@ class Walk(Expander, Compounds):
                                                       block.ranks)
                     block.known = {name: (self.vars.get(name), block.values)} if block.values else {}
                     block.later = _body_sets(text, at) if block.values else []
+                block.alone = not chained and not piped and not bang
                 self._loop_began(block, path, line)
                 blocks.append(block)
                 continue
@@ -648,11 +655,16 @@ class Walk(Expander, Compounds):
             self._round_block = None if not blocks or conditional else blocks[-1] if blocks[-1].values else \
                 _round_loop(blocks) if blocks[-1].kind == "group" or blocks[-1].kind == "subshell" else None
             self._round_open = [b for b in blocks if b.values]
-            self._in_loop = "mkdir" in first and any(b.kind in _LOOPS for b in blocks)     # (`x=$(mkdir d)` too)
+            runs = _run_by(text, words) if first in _RUNNERS else first     # (`command mkdir`, `time mkdir`)
+            self._in_loop = "mkdir" in runs and any(b.kind in _LOOPS for b in blocks)     # (`x=$(mkdir d)` too)
+            # ... each loop of which certainly runs its first round up to here (`for i in 1 2; do mkdir -p d1; done`)
+            first_round = all(_first_round(b) for b in blocks if b.kind in _LOOPS) if blocks else True
+            self._first_round = self._in_loop and first_round
+            self._failed = False
             self._apart_cmd = piped or op in ("&", "|") or background is not None
             # (asked only of a command whose failure may stop the shell: a mkdir, a function, a sourced file)
             self._sure_e = (not blocks or self.errexit and (
-                "mkdir" in first or first in ("source", ".") or first in self.functions) and
+                "mkdir" in runs or first in ("source", ".") or first in self.functions) and
                 _taken_alone(text, blocks, lexed, k)) and not (self.errexit and _after_substituted(text, lexed, k))
             first_new = len(self.commands)
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
@@ -682,7 +694,7 @@ class Walk(Expander, Compounds):
                 self._cut_short(blocks)             # `exit` in a loop: it may end in its first round
             # an exit in a loop may never run; a pipeline's commands run in subshells of their own
             if ends and not conditional and op not in ("&", "|") and not piped and \
-                    not any(b.kind in _LOOPS for b in blocks):
+                    (self._failed and first_round or not any(b.kind in _LOOPS for b in blocks)):
                 line = src.position(words[0][0])[0]
                 code = text[words[1][0]:words[1][1]] if first == "exit" and len(words) > 1 else \
                     self._stop_code if first != "exit" else ""
@@ -745,9 +757,13 @@ class Walk(Expander, Compounds):
             if self.args is not None and word in _ALL_ARGS:
                 # `"$@"`: one word per argument (none when there are none); `$@`, `$*` unquoted: a word per field of
                 # each, so an empty one is none (bash 5.2: `set -- "a b" ""; printf '[%s]' $@` gave [a][b])
-                apart = word[0] != '"' and "IFS" not in self.vars and "IFS" not in self.exported
+                apart = word[0] != '"'
+                ifs = self._value("IFS") if "IFS" in self.vars or "IFS" in self.exported else " \t\n"
+                if apart and (ifs is None or HOLE in ifs) and any(self.args):
+                    words.append(Word(StrValue(HOLE, [], a, b, origin="shell"), a, b))     # (split: not known how)
+                    continue
                 words.extend(Word(StrValue(field, [], a, b, origin="shell"), a, b) for arg in self.args
-                             for field in (_ifs_fields(arg) if apart else (arg,)))
+                             for field in (_split_at(arg, ifs) if apart and ifs else (arg,)))
                 continue
             if "$" not in word and '"' not in word and "'" not in word and "\\" not in word and "`" not in word:
                 # nothing expanded (most words): the one field fields() gives, without its call
@@ -758,6 +774,19 @@ class Walk(Expander, Compounds):
             for value in self.fields(text, a, b):      # `$ARGS` unquoted: a word per field, as bash splits it
                 words.append(_new_tuple(Word, (value, a, b)))
                 assumed.append(self._assumed)
+        if self._globbing and words and words[0].text not in _DECLARING:
+            # after `shopt -s nullglob` a glob that matches nothing is no word (bash 5.2: `shopt -s nullglob;
+            # printf '[%s]' x* y` gave [y]); what matches where it runs is not known here. After failglob, one
+            # that matches nothing ends the shell (bash 5.2: "no match: x*", nothing after ran): the walk stops
+            if self._globbing == "failglob" and any(c in w.text for w in words[1:] for c in "*?["):
+                self._halted = True
+                self.stopped.setdefault(path, (spans[0][0], src.position(spans[0][0])[0],
+                                               "at a glob after `shopt -s failglob`: one that matches nothing ends "
+                                               "the shell, and what matches where it runs is not known here"))
+                return False
+            words = [w if k == 0 or not any(c in w.text for c in "*?[") else
+                     Word(StrValue(HOLE, [], w.start, w.end, origin="shell"), w.start, w.end)
+                     for k, w in enumerate(words)]
         self.words += len(words)
         if self.words > MAX_WORDS:              # the walk stops before this command
             self.stopped.setdefault(path, (spans[0][0], src.position(spans[0][0])[0],
@@ -788,11 +817,19 @@ class Walk(Expander, Compounds):
                 self._changed(name)
             if fails:
                 self._stop_code = "1"
+                self._failed = True
             return fails
         if words[0].text == "eval":
             words = _evaluated(words, self._eval_value(text, spans[k + 1:]))
         head = words[0].text
+        if head == "shopt" and any(w.text.startswith("-") and "s" in w.text for w in words[1:]) and \
+                any(w.text in ("nullglob", "failglob") or not w.known for w in words[1:]):
+            # (even in a branch, a function or a subshell: it may be on from here)
+            self._globbing = "failglob" if any(w.text == "failglob" or not w.known for w in words[1:]) else \
+                self._globbing or "nullglob"
         fails = False                   # a command that certainly fails and so stops this shell under set -e
+        # `command mkdir -p d1`, `time mkdir -p d1`: the mkdir runs, and its status is theirs (bash 5.2: set -e stopped)
+        run = _behind(words) if head in _RUNNERS else words
         if head == "mkdir" and self._in_loop and self.rounds is None and len(self.dirs) == 1:
             line = src.position(words[0].start)[0]
             self.may_make.extend((os.path.normpath(os.path.join(self.dirs[0], w.text)).replace(HOLE, "*"), path, line)
@@ -801,6 +838,7 @@ class Walk(Expander, Compounds):
                 len(words) == len(spans) - k and (head in ("mkdir", "cp") or
                                                   not any(c in w.text for w in words[1:] for c in "*?[")):
             self._round_files(text, words, head, op)
+            fails = self._failed
         elif self._round_open and (head in ("rm", "rmdir", "mv", "unlink", "find", "eval", "source", ".")
                                    or head in self.functions):
             # one that may remove a folder a round made, which the walk does not follow (under a condition, a glob, in
@@ -808,14 +846,15 @@ class Walk(Expander, Compounds):
             # failed)
             for b in self._round_open:
                 b.made.clear()
-        elif head == "mkdir" and not conditional and len(self.dirs) == 1:
-            to_make = [os.path.normpath(os.path.join(self.dirs[0], w.text)) for w in without_redirections(words[1:])
+        elif run and run[0].text == "mkdir" and not conditional and len(self.dirs) == 1 and \
+                (run is words or self._round_block is None and not self._round_open):
+            to_make = [os.path.normpath(os.path.join(self.dirs[0], w.text)) for w in without_redirections(run[1:])
                        if w.known and not w.text.startswith("-")]
             self.made_dirs.update(to_make)
             # a file where it makes a folder: bash 5.2's `mkdir -p d1` failed ("File exists"), and set -e stopped there
             fails = self._fails_here(conditional, op) and any(map(_blocked, to_make))
             if not self._apart_cmd and op != "|":      # (`mkdir ./d &`: maybe not made yet when the next runs)
-                self._made(words)
+                self._made(run)
         if self.made_here and (head in ("rm", "rmdir", "mv", "unlink", "find", "eval") or head in self.functions):
             self.made_here.clear()      # it may remove one (bash 5.2: `mkdir ./d; rm -rf ./d; cd ./d` failed)
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
@@ -991,6 +1030,7 @@ class Walk(Expander, Compounds):
                                      made=frozenset(self.made_here) if self.made_here else frozenset()))
         if fails:
             self._stop_code = "1"
+            self._failed = True
         return replaced or fails
 
     def _made(self, words) -> None:
@@ -1020,7 +1060,8 @@ class Walk(Expander, Compounds):
         """Whether a command that fails here certainly stops the shell under set -e: it certainly runs, in the shell
         walked (not a loop's body, which may run no round; not before && or ||, negated, piped or in the background),
         in plain code or in functions and sourced files called where set -e acts on them (_acts), in a known folder."""
-        return self.errexit and self.settled and not conditional and not self._in_loop and len(self.dirs) == 1 and \
+        return self.errexit and self.settled and not conditional and (not self._in_loop or self._first_round) and \
+            len(self.dirs) == 1 and \
             not self._aliased and not self._e_doubt and not self.unread and \
             op not in ("&&", "||", "&", "|") and not self._apart_cmd and self._sure_e and \
             all(a if isinstance(a, bool) else a() for a in self._acts)
@@ -1034,7 +1075,17 @@ class Walk(Expander, Compounds):
             pass
         if m is None or "$(" in raw[m.end():] or "`" in raw[m.end():] or "'" in raw or "\\" in raw:
             return []
-        return [os.path.normpath(os.path.join(self.dirs[0], w)) for w in m.group(1).split() if not w.startswith("-")]
+        made = m.group(1)
+        if m.group(2):
+            # `x=$(f)` with `f() { mkdir -p d1; }`: set -e is off in the substitution (no inherit_errexit), so its
+            # status is the body's last command's; a body of that mkdir alone is read (bash 5.2 stopped there)
+            f = self.functions.get(m.group(2))
+            body = _MKDIR_BODY.fullmatch(f[1], f[3], f[4]) if f is not None and m.group(2) not in self._calling \
+                else None
+            if body is None:
+                return []
+            made = body.group(1)
+        return [os.path.normpath(os.path.join(self.dirs[0], w)) for w in made.split() if not w.startswith("-")]
 
     def _eval_value(self, text: str, spans) -> Optional[str]:
         """The value of eval's one argument `$CMD` (or `"$CMD"`, `${CMD}`) as the walk has it, a part not known
@@ -1351,6 +1402,8 @@ class Walk(Expander, Compounds):
                 if self.errexit and op not in ("&&", "||"):
                     self._stops = f"(`{text[words[0].start:words[-1].end]}` stops the shell under set -e: a file is " \
                         "where it makes a folder)"
+                    # in the first round: the shell certainly stops there (bash 5.2, `for i in 1 2; do mkdir -p d1;`)
+                    self._failed = _blocked(folders[0]) and self._fails_here(False, op)
                     return
                 sure = False
                 block.made.discard(folders)
@@ -1626,6 +1679,14 @@ _EVAL_VARIABLE = r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?'
 _E_OFF = re.compile(r"\+[A-Za-z]*e|\+o|\bshopt\b|\bDEBUG\b|\bRETURN\b|\b(?:set|eval)\s+[\"']?\$|/dev/stdin|/dev/fd/")
 
 
+def _split_at(value: str, ifs: str) -> List[str]:
+    """The fields of an argument `$@` unquoted gives: split at IFS (bash 5.2: `IFS=,; set -- "p,q" r; f $@` gives p,
+    q, r)."""
+    if ifs == " \t\n":
+        return _ifs_fields(value)
+    return [value[a:b] for a, b in ifs_split(value, {t for t, c in enumerate(value) if c in ifs}, ifs)]
+
+
 def _ifs_fields(value: str) -> List[str]:
     """The fields bash's default IFS (space, tab, line break) splits a value into: none for an empty one."""
     return [f for f in re.split(r"[ \t\n]+", value) if f]
@@ -1656,6 +1717,8 @@ def _taken_alone(text: str, blocks, lexed: list, k: int, own: Tuple[str, ...] = 
             closers.append("fi")
         elif b.kind in ("group", "subshell") and b.state != "tested":
             closers.append(")" if b.kind == "subshell" else "}")
+        elif _first_round(b):
+            closers.append("done")
         else:
             return False
     return _closed_alone(text, lexed, k, closers)
@@ -1706,7 +1769,7 @@ def _closed_alone(text: str, lexed: list, k: int, closers: List[str]) -> bool:
             after = lexed[i + 1] if i + 1 < len(lexed) else None
             if after is not None and not after[0] and after[1] in ("&&", "||", "|", "&"):
                 return False
-        elif op not in (";", "\n") or len(words) > 1:
+        elif op not in (";", "\n") or len(words) > 1 and not _QUIET.fullmatch(text, words[0][1], words[-1][1]):
             return False
         closers = closers[1:]
         if not closers:
@@ -1714,8 +1777,51 @@ def _closed_alone(text: str, lexed: list, k: int, closers: List[str]) -> bool:
     return False
 
 
+# redirections that cannot fail: to /dev/null, or a copy of an open descriptor (`} 2>/dev/null`, `done >/dev/null 2>&1`;
+# bash 5.2 stopped under set -e at `{ mkdir -p d1; } 2>/dev/null`, the group's status being the mkdir's)
+_QUIET = re.compile(r"(?:[ \t]*(?:[0-2]?>>?|&>>?)[ \t]*(?:/dev/null|&[0-2]))+[ \t]*")
+
+
 # `$(mkdir -p d1)` or `` `mkdir d1` `` of words written out, the whole substitution (_substituted_mkdir)
-_MKDIR_SUBST = re.compile(r"(?:\$\(|`)[ \t]*mkdir((?:[ \t]+[\w./+-]+)+)[ \t]*(?:\)|`)")
+_MKDIR_SUBST = re.compile(r"(?:\$\(|`)[ \t]*(?:mkdir((?:[ \t]+[\w./+-]+)+)|([A-Za-z_][\w]*))[ \t]*(?:\)|`)")
+
+
+# a function's body that is one `mkdir` of words written out (`f() { mkdir -p d1; }`)
+_MKDIR_BODY = re.compile(r"\s*mkdir((?:[ \t]+[\w./+-]+)+)[ \t]*;?\s*")
+
+
+# the builtins whose `NAME=value` words are assignments, not globbed
+_DECLARING = frozenset({"export", "declare", "typeset", "local", "readonly"})
+
+
+# the words that run the command after them, its status theirs: `command [-p] [--]`, bash's `time [-p]`
+_RUNNERS = frozenset({"command", "time"})
+
+
+def _behind(words: List[Word]) -> List[Word]:
+    """The words of the command `command mkdir ...` or `time -p mkdir ...` runs ([] for `command -v x`: none)."""
+    k = 0
+    while k < len(words) and words[k].text in _RUNNERS:
+        runner = words[k].text
+        k += 1
+        while k < len(words) and words[k].text in ("-p", "--" if runner == "command" else "-p"):
+            k += 1
+        if k < len(words) and words[k].text.startswith("-"):
+            return []           # (`command -v`, `command -V`: a description, nothing run)
+    return words[k:]
+
+
+def _run_by(text: str, spans) -> str:
+    """The name of the command _behind runs, from the words as written."""
+    words = [Word(StrValue(text[a:b], [], a, b), a, b) for a, b in spans[:6]]
+    run = _behind(words)
+    return run[0].text if run else ""
+
+
+def _first_round(b: _Block) -> bool:
+    """Whether a loop certainly runs its first round up to the command walked: a `for` of a known number of rounds,
+    one or more, not cut short before it (`break`, `continue`), not after && or || nor piped."""
+    return b.kind == "for" and b.ranks > 0 and not b.broken and b.alone and b.state != "skip"
 
 
 def _in_tree(folder: str) -> bool:
