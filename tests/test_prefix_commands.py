@@ -368,6 +368,16 @@ def test_unset_and_export_in_the_background_or_a_pipeline_change_a_subshell_only
     ("if true; then mkdir -p d1; fi 2>/dev/null || :", None),
     ("command -v mkdir -p d1", None), ("time mkdir -p d1 | cat", None), ("command mkdir -p d1 || true", None),
     ("! command mkdir -p d1", None), ("command mkdir -p d1 &", None),
+    # a file naming shopt, DEBUG or RETURN said no stop at all: bash 5.2 stopped after these (no shopt option, set or
+    # unset, keeps set -e from stopping; a variable or word named DEBUG sets no trap)
+    ("shopt -s nullglob\nmkdir -p d1", "run.sh:6"), ("shopt -s expand_aliases extglob; mkdir -p d1", "run.sh:5"),
+    ("shopt -q nullglob || true\nmkdir -p d1", "run.sh:6"), ("export LOG=DEBUG\nmkdir -p d1", "run.sh:6"),
+    ('if [ "$LEVEL" = DEBUG ]; then echo d; fi\nmkdir -p d1', "run.sh:6"), ("RETURN=1\nmkdir -p d1", "run.sh:6"),
+    # ... and ran on after these: shopt's -o, however written, and a trap set where the walk does not read it
+    ("shopt -u -o errexit\nmkdir -p d1", None), ("shopt -o -u errexit\nmkdir -p d1", None),
+    ("o=errexit; shopt -uo $o\nmkdir -p d1", None), ('shopt -u "-o" errexit\nmkdir -p d1', None),
+    ("shopt -u \\\n  -o errexit\nmkdir -p d1", None), ("t=trap; $t 'set +e' DEBUG\nmkdir -p d1", None),
+    ("eval \"trap 'set +e' DEBUG\"\nmkdir -p d1", None), ("s=DEBUG; trap 'set +e' $s\nmkdir -p d1", None),
 ])
 def test_where_set_e_stops_at_a_failing_mkdir(tmp_path, shape, end):
     # `mkdir -p d1` over a file d1 fails ("File exists"); set -e stops the shell where bash 5.2 stops it: a list's last

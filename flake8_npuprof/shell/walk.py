@@ -343,7 +343,7 @@ class Walk(Expander, Compounds):
             self.stopped[path] = (0, 1, f"it has {len(text):,} characters, over the {MAX_BYTES:,} a launcher may have")
             return "too large"
         src = SourceText(text)
-        if not self._e_doubt and _E_OFF.search(text):
+        if not self._e_doubt and _e_may_go_off(text):
             self._e_doubt = True        # (_fails_here)
         if "\r\n" in text and path not in self.crlf:
             self.crlf.append(path)          # bash keeps each line's carriage return (the walk reads it as a blank)
@@ -1675,8 +1675,27 @@ _EVAL_SYNTAX = r"""["'`$\\;&|<>(){}~#=]"""
 _EVAL_VARIABLE = r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?'
 
 
-# what may turn set -e off unseen: `+e`, `+o`, shopt, a DEBUG/RETURN trap, set or eval of a value, a script on stdin
-_E_OFF = re.compile(r"\+[A-Za-z]*e|\+o|\bshopt\b|\bDEBUG\b|\bRETURN\b|\b(?:set|eval)\s+[\"']?\$|/dev/stdin|/dev/fd/")
+# what may turn set -e off unseen: `+e`, `+o`, set or eval of a value, a script on stdin (_e_may_go_off)
+_E_OFF = re.compile(r"\+[A-Za-z]*e|\+o|\b(?:set|eval)\s+[\"']?\$|/dev/stdin|/dev/fd/")
+
+
+# ... a DEBUG or RETURN trap: the name of one, where a `trap`, an eval or a command named by a value may set it
+_TRAPPED = re.compile(r"\bDEBUG\b|\bRETURN\b")
+_TRAP_BY = re.compile(r"\btrap\b|\beval\b|(?:^|[;&|({]|\b(?:then|do|else|time|command|builtin)\b)[ \t]*[\"']?\$",
+                      re.MULTILINE)
+
+
+# ... shopt, unless each `shopt` in the file is of options named as written without -o (bash 5.2: none of its 57
+# options, set or unset, kept set -e from stopping at a failing mkdir; `shopt -uo errexit` turns it off)
+_SHOPT = re.compile(r"\bshopt\b")
+_SHOPT_PLAIN = re.compile(r"shopt(?:[ \t]+(?:-[supq]+|[a-z_]+))*[ \t]*(?:$|[;&|)#])", re.MULTILINE)
+
+
+def _e_may_go_off(text: str) -> bool:
+    """Whether a file may turn set -e off where the walk does not see it (Walk._e_doubt)."""
+    if _E_OFF.search(text) or _TRAPPED.search(text) and _TRAP_BY.search(text):
+        return True
+    return any(not _SHOPT_PLAIN.match(text, m.start()) for m in _SHOPT.finditer(text))
 
 
 def _split_at(value: str, ifs: str) -> List[str]:
