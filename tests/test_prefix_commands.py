@@ -327,6 +327,10 @@ def test_unset_and_export_in_the_background_or_a_pipeline_change_a_subshell_only
     ("! if true; then mkdir -p d1; fi", None), ("! if true; then source lib.sh; fi", None),
     ("! if true; then x=$(mkdir -p d1); else :; fi", None), ("! { mkdir -p d1; }", None),
     ("! case a in a) mkdir -p d1;; esac", None), ("! for i in 1; do source lib.sh; done", None),
+    # ... on the line of a `then` or `do` (the walk read `! if` there as a command: it said the launcher ends there)
+    ("if true; then ! if true; then mkdir -p d1; fi; fi", None),
+    ("for i in 1; do ! for i in 1; do mkdir -p d1; done; done", None),
+    ("for i in 1 2; do ! if true; then mkdir -p d1; fi; done", None),
     # a process substitution runs apart (it said the launcher ends at run.sh:5 or lib.sh:1)
     ("cat <(mkdir -p d1)", None), ("f() { mkdir -p d1; }\ncat <(f)", None), ("cat <(source lib.sh)", None),
     ("cat <(x=$(mkdir -p d1))", None), ("echo x | tee >(mkdir -p d1)", None), ("cat <(eval 'mkdir -p d1')", None),

@@ -238,18 +238,25 @@ def keyword_split(text: str, start: int, stop: Optional[int]) -> list:
         for k, (words, op, at) in enumerate(found):
             if words and text.startswith(("then", "else", "do", "{"), words[0][0]) and \
                     text[words[0][0]:words[0][1]] in ("then", "else", "do", "{") and \
-                    (len(words) > 1 and text[words[1][0]:words[1][1]] in _OPENS or len(words) == 1 and op == "("):
+                    (len(words) > 1 and _opens(text, words) or len(words) == 1 and op == "("):
                 split = found[:k] + _keyword_rest(text, found[k:])
                 break
         table[("split", start, stop)] = split
     return split
 
 
+def _opens(text: str, words) -> bool:
+    """Whether the words after a keyword open a compound, negated or not (`do ! for ...`, `then ! if ...`: the walk
+    read the `for` as a command, and the `done` after it as the outer loop's)."""
+    second = text[words[1][0]:words[1][1]]
+    return second in _OPENS or second == "!" and len(words) > 2 and text[words[2][0]:words[2][1]] in _OPENS
+
+
 def _keyword_rest(text: str, commands: list) -> list:
     out: list = []
     for words, op, at in commands:
         while len(words) > 1 and text[words[0][0]:words[0][1]] in ("then", "else", "do", "{") and \
-                text[words[1][0]:words[1][1]] in _OPENS:
+                _opens(text, words):
             out.append((words[:1], "", words[1][0]))
             words = words[1:]
         if len(words) == 1 and op == "(" and text[words[0][0]:words[0][1]] in ("then", "else", "do", "{"):
