@@ -382,6 +382,19 @@ def test_unset_and_export_in_the_background_or_a_pipeline_change_a_subshell_only
     ("o=errexit; shopt -uo $o\nmkdir -p d1", None), ('shopt -u "-o" errexit\nmkdir -p d1', None),
     ("shopt -u \\\n  -o errexit\nmkdir -p d1", None), ("t=trap; $t 'set +e' DEBUG\nmkdir -p d1", None),
     ("eval \"trap 'set +e' DEBUG\"\nmkdir -p d1", None), ("s=DEBUG; trap 'set +e' $s\nmkdir -p d1", None),
+    # a function whose body is a subshell of the mkdir alone: bash 5.2 stopped at its call (the walk ran on) ...
+    ("g() ( mkdir -p d1 )\ng", "run.sh:6"), ("g() ( mkdir -p d1 )\nfor i in 1 2; do g; done", "run.sh:6"),
+    ("g() ( mkdir -p d1 ) # c\nif true; then g; fi", "run.sh:6: `if true` (run.sh:6) holds in this launch"),
+    ("g() ( mkdir -p d1 )\nh() { g; }\nh", "run.sh:6"),
+    # ... and ran on where it is tested, or another g may be defined (in a branch, by an eval)
+    ("g() ( mkdir -p d1 )\ng || true", None), ("g() ( mkdir -p d1 )\ng | cat", None),
+    ("g() ( mkdir -p d1 )\n! g", None),
+    ("g() ( mkdir -p d1 )\ng() { :; }\ng", None), ("g() ( mkdir -p d2 )\ng", None),
+    ("Z=1\ng() ( mkdir -p d1 )\nif [ -n \"$Z\" ]; then g() ( true ); fi\ng", None),
+    ("Z=1\ng() ( mkdir -p d1 )\n[ -n \"$Z\" ] && function g { true; }\ng", None),
+    ("g() ( mkdir -p d1 )\neval \"g() { true; }\"\ng", None),
+    # an eval the walk does not read may define the function again (it said the launcher ends at run.sh:5)
+    ("fm() { mkdir -p d1; }\neval \"fm() { true; }\"\nfm", None),
 ])
 def test_where_set_e_stops_at_a_failing_mkdir(tmp_path, shape, end):
     # `mkdir -p d1` over a file d1 fails ("File exists"); set -e stops the shell where bash 5.2 stops it: a list's last

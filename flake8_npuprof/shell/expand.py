@@ -277,7 +277,8 @@ def _number(value: Optional[str]) -> str:
 def ifs_split(value: str, at, ifs: str) -> List[Tuple[int, int]]:
     """Where bash splits a value into fields at the IFS characters at the offsets `at` (those outside quotes): a run
     of IFS blanks is one separator (none at either end), and so is one other IFS character with the blanks around it,
-    so two of those end an empty field (bash 5.2, IFS=", ": `A=", ,a"; set -- $A` gives '', '', 'a'; `a,b,` gives a, b)."""
+    so two of those end an empty field (bash 5.2, IFS=", ": `A=", ,a"; set -- $A` gives '', '', 'a'; `a,b,` gives
+    a, b)."""
     blank = {t for t in at if value[t] in " \t\n"}
     n, t, out = len(value), 0, []
     while t < n and t in blank:

@@ -250,6 +250,9 @@ class Walk(Expander, Compounds):
         self._apart_cmd = False
         self._aliased = False           # an `alias` ran: a command's name may be another's (_fails_here)
         self._globbing = ""             # `shopt -s nullglob` or failglob ran: a glob word is not known (_simple)
+        # the functions whose body is a subshell of one `mkdir` of words written out (`f() ( mkdir -p d1 )`), defined
+        # in plain code: the folders' words
+        self._mkdir_bodies: Dict[str, List[str]] = {}
         self._halted = False            # ... a glob after failglob, which may end the shell: the walk stops there
         # a file walked may turn set -e off where the walk does not see it (in a branch, `time set +e`, `set $o`, `trap
         # ... DEBUG`): its stops are not said (bash 5.2 ran on after `[ -n x ] && set +e; mkdir -p d1`)
@@ -591,12 +594,14 @@ class Walk(Expander, Compounds):
                     chained = False             # the group's first command runs whenever the group does
                 words = words[1:] if head != "elif" else []
                 if len(words) == 1 and op == "(" and head != "elif":
+                    self._mkdir_bodies.pop(text[words[0][0]:words[0][1]], None)     # (it may be another now)
                     defined = True              # `then g() { ...; }`: a definition, not a command
                     continue
             elif head == "function":
                 # `function name {` / `function name { cmd; }`: the body runs only when called
                 brace = next((k for k, (a, b) in enumerate(words) if text[a:b] == "{"), None)
                 name = text[words[1][0]:words[1][1]] if len(words) > 1 else ""
+                self._mkdir_bodies.pop(name, None)
                 if brace is None:
                     function = name or True
                     continue
@@ -609,6 +614,10 @@ class Walk(Expander, Compounds):
                 words = words[brace + 1:]
             elif len(words) == 1 and op == "(":
                 function = text[words[0][0]:words[0][1]]    # a definition: its body runs only when called
+                self._mkdir_bodies.pop(function, None)
+                sub = _SUBSHELL_MKDIR.match(text, words[0][1])
+                if sub is not None and not blocks:
+                    self._mkdir_bodies[function] = sub.group(1).split()
                 continue
             if blocks and _skipping(blocks):
                 continue                            # a branch that certainly does not run
@@ -656,7 +665,8 @@ class Walk(Expander, Compounds):
                 _round_loop(blocks) if blocks[-1].kind == "group" or blocks[-1].kind == "subshell" else None
             self._round_open = [b for b in blocks if b.values]
             runs = _run_by(text, words) if first in _RUNNERS else first     # (`command mkdir`, `time mkdir`)
-            self._in_loop = "mkdir" in runs and any(b.kind in _LOOPS for b in blocks)     # (`x=$(mkdir d)` too)
+            maker = "mkdir" in runs or first in self._mkdir_bodies
+            self._in_loop = maker and any(b.kind in _LOOPS for b in blocks)     # (`x=$(mkdir d)` too)
             # ... each loop of which certainly runs its first round up to here (`for i in 1 2; do mkdir -p d1; done`)
             first_round = all(_first_round(b) for b in blocks if b.kind in _LOOPS) if blocks else True
             self._first_round = self._in_loop and first_round
@@ -664,7 +674,7 @@ class Walk(Expander, Compounds):
             self._apart_cmd = piped or op in ("&", "|") or background is not None
             # (asked only of a command whose failure may stop the shell: a mkdir, a function, a sourced file)
             self._sure_e = (not blocks or self.errexit and (
-                "mkdir" in runs or first in ("source", ".") or first in self.functions) and
+                maker or first in ("source", ".") or first in self.functions) and
                 _taken_alone(text, blocks, lexed, k)) and not (self.errexit and _after_substituted(text, lexed, k))
             first_new = len(self.commands)
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
@@ -821,6 +831,9 @@ class Walk(Expander, Compounds):
             return fails
         if words[0].text == "eval":
             words = _evaluated(words, self._eval_value(text, spans[k + 1:]))
+            # one the walk does not read may define a function again or turn set -e off (bash 5.2 ran on after
+            # `fm() { mkdir -p d1; }; eval "fm() { true; }"; fm`, where the walk said set -e stops at fm's mkdir)
+            self._e_doubt = self._e_doubt or words[0].text == "eval" and len(words) > 1
         head = words[0].text
         if head == "shopt" and any(w.text.startswith("-") and "s" in w.text for w in words[1:]) and \
                 any(w.text in ("nullglob", "failglob") or not w.known for w in words[1:]):
@@ -855,6 +868,11 @@ class Walk(Expander, Compounds):
             fails = self._fails_here(conditional, op) and any(map(_blocked, to_make))
             if not self._apart_cmd and op != "|":      # (`mkdir ./d &`: maybe not made yet when the next runs)
                 self._made(run)
+        elif head in self._mkdir_bodies and head not in self.functions and not inline and len(self.dirs) == 1:
+            # `f() ( mkdir -p d1 )` called: its status is the subshell's, the mkdir's (bash 5.2 stopped there)
+            fails = self._fails_here(conditional, op) and any(
+                _blocked(os.path.normpath(os.path.join(self.dirs[0], w))) for w in self._mkdir_bodies[head]
+                if not w.startswith("-"))
         if self.made_here and (head in ("rm", "rmdir", "mv", "unlink", "find", "eval") or head in self.functions):
             self.made_here.clear()      # it may remove one (bash 5.2: `mkdir ./d; rm -rf ./d; cd ./d` failed)
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
@@ -873,6 +891,8 @@ class Walk(Expander, Compounds):
             return False
         if head == "unset":
             if any(w.text.startswith("-") and "f" in w.text for w in words[1:]):
+                for w in words[1:]:
+                    self._mkdir_bodies.pop(w.text, None)
                 return False                # `unset -f NAME`: a function (bash 5.2 kept the variable NAME)
             for w in words[1:]:
                 if self._calling and w.text in self._local_saved and not conditional:
@@ -1803,6 +1823,11 @@ _QUIET = re.compile(r"(?:[ \t]*(?:[0-2]?>>?|&>>?)[ \t]*(?:/dev/null|&[0-2]))+[ \
 
 # `$(mkdir -p d1)` or `` `mkdir d1` `` of words written out, the whole substitution (_substituted_mkdir)
 _MKDIR_SUBST = re.compile(r"(?:\$\(|`)[ \t]*(?:mkdir((?:[ \t]+[\w./+-]+)+)|([A-Za-z_][\w]*))[ \t]*(?:\)|`)")
+
+
+# ... after `f`, a body that is a subshell of it alone (`f() ( mkdir -p d1 )`)
+_SUBSHELL_MKDIR = re.compile(
+    r"[ \t]*\([ \t]*\)[ \t]*\([ \t]*mkdir((?:[ \t]+[\w./+-]+)+)[ \t]*;?[ \t]*\)[ \t]*(?:$|[;#])", re.MULTILINE)
 
 
 # a function's body that is one `mkdir` of words written out (`f() { mkdir -p d1; }`)
