@@ -395,6 +395,18 @@ def test_unset_and_export_in_the_background_or_a_pipeline_change_a_subshell_only
     ("g() ( mkdir -p d1 )\neval \"g() { true; }\"\ng", None),
     # an eval the walk does not read may define the function again (it said the launcher ends at run.sh:5)
     ("fm() { mkdir -p d1; }\neval \"fm() { true; }\"\nfm", None),
+    # bash's `time` before a compound, and `! ( ... )`: the walk read `time for`, `time (`, `! (` as commands and the
+    # bodies as plain code (it said the launcher ends at run.sh:5 for each of these, where bash 5.2 ran on)
+    ("time for i in 1; do mkdir -p d1; done &\nwait", None), ("time if true; then mkdir -p d1; fi &\nwait", None),
+    ("time for i in 1; do mkdir -p d1; done || true", None), ("time ( mkdir -p d1 ) || true", None),
+    ("time while true; do mkdir -p d1; break; done || true", None),
+    ("time case a in a) mkdir -p d1;; esac || true", None), ("time -p for i in 1; do mkdir -p d1; done | cat", None),
+    ("! time for i in 1; do mkdir -p d1; done", None), ("! time -p ( mkdir -p d1 )", None),
+    ("! ( mkdir -p d1 )", None), ("! ( exit 1 )", None), ("if true; then ! ( mkdir -p d1 ); fi", None),
+    # ... and where it stopped
+    ("time for i in 1; do mkdir -p d1; done", "run.sh:5"), ("time ( mkdir -p d1 )", "run.sh:5"),
+    ("time if true; then mkdir -p d1; fi", "run.sh:5: `if true` (run.sh:5) holds in this launch"),
+    ("! ( true ); ( exit 2 )", "run.sh:5"),
 ])
 def test_where_set_e_stops_at_a_failing_mkdir(tmp_path, shape, end):
     # `mkdir -p d1` over a file d1 fails ("File exists"); set -e stops the shell where bash 5.2 stops it: a list's last

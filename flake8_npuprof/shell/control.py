@@ -343,8 +343,8 @@ class Compounds(WalkState):
         if block.kind.startswith("group"):
             self._end(path, line, code)
             return True
-        if self.errexit and op not in ("&&", "||") and code not in ("", "0"):
-            self._end(path, line, code)
+        if self.errexit and op not in ("&&", "||") and code not in ("", "0") and block.state != "tested":
+            self._end(path, line, code)     # (not `! ( exit 1 )`, nor a definition's `then g() ( exit 1 )`)
             return True
         return False
 

@@ -612,6 +612,13 @@ class Walk(Expander, Compounds):
                     continue
                 blocks.append(_Block("function", 1, len(self.commands)))
                 words = words[brace + 1:]
+            elif len(words) == 1 and op == "(" and head == "!":
+                # `! ( ... )`: the subshell runs, its status inverted (bash 5.2 ran on after `! ( exit 1 )` under set
+                # -e; the walk read `!` as a function's name, and the subshell's commands as this shell's)
+                blocks.append(_Block("subshell?" if chained else "subshell", 1, len(self.commands), self._state()))
+                blocks[-1].apart = not self.errexit
+                blocks[-1].state = "tested"
+                continue
             elif len(words) == 1 and op == "(":
                 function = text[words[0][0]:words[0][1]]    # a definition: its body runs only when called
                 self._mkdir_bodies.pop(function, None)
