@@ -250,6 +250,8 @@ class Walk(Expander, Compounds):
         self._apart_cmd = False
         self._aliased = False           # an `alias` ran: a command's name may be another's (_fails_here)
         self._globbing = ""             # `shopt -s nullglob` or failglob ran: a glob word is not known (_simple)
+        self._lastpipe = False          # ... `shopt -s lastpipe` (even in a branch): a pipeline's last command may
+        # run in this shell
         # the functions whose body is a subshell of one `mkdir` of words written out (`f() ( mkdir -p d1 )`), defined
         # in plain code: the folders' words
         self._mkdir_bodies: Dict[str, List[str]] = {}
@@ -634,6 +636,10 @@ class Walk(Expander, Compounds):
             if not words:
                 continue
             conditional = inside or chained or bool(blocks) and _maybe(blocks)
+            # a pipeline's last command runs in this shell under `shopt -s lastpipe` (bash 5.2: `true | X=1` set X):
+            # where it may be on, what it sets may or may not be seen after it
+            last_piped = piped and op not in ("|", "&") and background is None and self._lastpipe
+            conditional = conditional or last_piped
             first = text[words[0][0]:words[0][1]]
             if first in ("break", "continue"):
                 if self._loop is not None and not any(b.kind in _LOOPS for b in blocks):
@@ -678,7 +684,7 @@ class Walk(Expander, Compounds):
             first_round = all(_first_round(b) for b in blocks if b.kind in _LOOPS) if blocks else True
             self._first_round = self._in_loop and first_round
             self._failed = False
-            self._apart_cmd = piped or op in ("&", "|") or background is not None
+            self._apart_cmd = piped and not last_piped or op in ("&", "|") or background is not None
             # (asked only of a command whose failure may stop the shell: a mkdir, a function, a sourced file)
             self._sure_e = (not blocks or self.errexit and (
                 maker or first in ("source", ".") or first in self.functions) and
@@ -842,6 +848,9 @@ class Walk(Expander, Compounds):
             # `fm() { mkdir -p d1; }; eval "fm() { true; }"; fm`, where the walk said set -e stops at fm's mkdir)
             self._e_doubt = self._e_doubt or words[0].text == "eval" and len(words) > 1
         head = words[0].text
+        if head == "shopt" and any(w.text == "lastpipe" or not w.known for w in words[1:]) and \
+                any(w.text.startswith("-") and "s" in w.text for w in words[1:]):
+            self._lastpipe = True
         if head == "shopt" and any(w.text.startswith("-") and "s" in w.text for w in words[1:]) and \
                 any(w.text in ("nullglob", "failglob") or not w.known for w in words[1:]):
             # (even in a branch, a function or a subshell: it may be on from here)
