@@ -406,6 +406,7 @@ def test_unset_and_export_in_the_background_or_a_pipeline_change_a_subshell_only
     ("time case a in a) mkdir -p d1;; esac || true", None), ("time -p for i in 1; do mkdir -p d1; done | cat", None),
     ("! time for i in 1; do mkdir -p d1; done", None), ("! time -p ( mkdir -p d1 )", None),
     ("! ( mkdir -p d1 )", None), ("! ( exit 1 )", None), ("if true; then ! ( mkdir -p d1 ); fi", None),
+    ("g() ( mkdir -p d1 )\ntime h() { g; }; h || true", None),     # (found by the generated shapes)
     # ... and where it stopped
     ("time for i in 1; do mkdir -p d1; done", "run.sh:5"), ("time ( mkdir -p d1 )", "run.sh:5"),
     ("time if true; then mkdir -p d1; fi", "run.sh:5: `if true` (run.sh:5) holds in this launch"),

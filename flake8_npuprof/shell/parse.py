@@ -268,6 +268,8 @@ def _lead(text: str, words, op: str) -> int:
         n = 2 if len(words) < 3 or text[words[2][0]:words[2][1]] != "-p" else 3
     if not n:
         return 0
+    if len(words) == n + 1 and op == "(" and first == "time":
+        return n        # `time gg() { ...; }`: a definition (bash 5.2 defined gg)
     if len(words) > n:
         return n if _opens(text, words[n:]) or _lead(text, words[n:], op) else 0
     return n if len(words) == n and op == "(" else 0
