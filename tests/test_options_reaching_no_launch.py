@@ -94,3 +94,33 @@ def test_an_invalid_value_no_launch_gets_is_latent_too(tmp_path, launch, said):
     path = _project(tmp_path, head + launch, **{"plain.py": PLAIN})
     what = '"task_trace": "On" is not one of "on"/"off"/"l0"/"l1": on CANN 8.0 the collector rejects it, so '
     assert [(f.code, f.line, f.col, f.message) for f in _check(path)] == [("NPP102", 4, 58, said.format(what=what))]
+
+
+@pytest.mark.parametrize("lines, why", [
+    # bash 5.2: after `export -n P` or `declare +x P` the variable is set but no longer exported (env shows none)
+    ("export -n PROFILING_OPTIONS\npython3 plain.py\n", "`export -n PROFILING_OPTIONS` at run.sh:5"),
+    ("declare +x PROFILING_OPTIONS\npython3 plain.py\n", "`declare +x PROFILING_OPTIONS` at run.sh:5"),
+    ("typeset +x PROFILING_OPTIONS\npython3 plain.py\n", "`typeset +x PROFILING_OPTIONS` at run.sh:5"),
+    # ... and a later assignment without export does not export it again (bash 5.2: `declare +x P; P=z; env`)
+    ("declare +x PROFILING_OPTIONS\nPROFILING_OPTIONS=$PROFILING_OPTIONS\npython3 plain.py\n",
+     "`declare +x PROFILING_OPTIONS` at run.sh:5"),
+])
+def test_options_whose_export_is_taken_away_are_latent(tmp_path, lines, why):
+    # it said "GE initialisation fails" after `declare +x`, `typeset +x` (and `export -n`: the value set without export,
+    # which the caller's export was taken to pass on)
+    assert _found(tmp_path, lines) == [
+        ("NPP101", 4, 45, f"latent (no launch gets it: {why} takes its export away); once GE reads these options: "
+         f"{LATER}")]
+
+
+@pytest.mark.parametrize("lines", [
+    "export -n PROFILING_OPTIONS\nexport PROFILING_OPTIONS\npython3 plain.py\n",
+    "declare +x PROFILING_OPTIONS\ndeclare -x PROFILING_OPTIONS\npython3 plain.py\n",
+    'if [ -n "$X" ]; then export -n PROFILING_OPTIONS; fi\npython3 plain.py\n',
+    "true | export -n PROFILING_OPTIONS\npython3 plain.py\n",
+    "declare +x PROFILING_OPTIONS &\nwait\npython3 plain.py\n",
+    "f() { local PROFILING_OPTIONS; export -n PROFILING_OPTIONS; }\nf\npython3 plain.py\n",
+])
+def test_options_whose_export_comes_back_or_stays_still_fail(tmp_path, lines):
+    # bash 5.2 passed the value on: exported again, taken away in a branch not taken, in a subshell, or from a local
+    assert _found(tmp_path, lines) == [("NPP101", 4, 45, FAILS)]

@@ -9,6 +9,7 @@ from flake8_npuprof.cli import main
 from flake8_npuprof.emulate.script import emulate_path
 from flake8_npuprof.knowledge.targets import Target
 from flake8_npuprof.shell.launches import steps, walk
+from flake8_npuprof.source.text import HOLE
 
 T = Target.parse("8.0", "910B")
 SCRIPT = "import argparse\np = argparse.ArgumentParser()\np.add_argument('--profiling', default=False)\n" \
@@ -265,7 +266,19 @@ def test_sudo_of_a_torch_npu_script_that_sets_nothing(tmp_path, capsys):
                                        ("unset RANK_ID | cat", ALL), ("true | unset RANK_ID", ALL),
                                        ("export A=1", ["A"] + ALL), ("export A=1 &", ALL), ("export A=1 | cat", ALL),
                                        ("true | export A=1", ALL), ("declare -x A=1 &", ALL),
-                                       ("export -n RANK_ID &", ALL)])
+                                       ("export -n RANK_ID &", ALL),
+                                       # an assignment alone, too (the walk set A in the script's shell)
+                                       ("A=1 &\nwait\nexport A", ALL), ("A=1 | cat\nexport A", ALL),
+                                       ("true | A=1\nexport A", ALL), ("A=1 && export A", ["A"] + ALL),
+                                       # `declare +x`: still set, no longer exported (it kept RANK_ID)
+                                       ("declare +x RANK_ID", ["DEVICE_ID", "PROFILING_MODE"]),
+                                       ("typeset +x RANK_ID=1", ["DEVICE_ID", "PROFILING_MODE"]),
+                                       ("export -n RANK_ID=1", ["DEVICE_ID", "PROFILING_MODE"]),
+                                       ("declare +x RANK_ID\nRANK_ID=1", ["DEVICE_ID", "PROFILING_MODE"]),
+                                       ("declare +x RANK_ID\nexport RANK_ID", ALL),
+                                       # under lastpipe the last command runs in this shell (bash 5.2: A=1 exported,
+                                       # RANK_ID gone): the walk no longer says A is not exported (its value: unknown)
+                                       ("shopt -s lastpipe\ntrue | export A=1", ["A"] + ALL)])
 def test_unset_and_export_in_the_background_or_a_pipeline_change_a_subshell_only(tmp_path, line, env):
     # bash 5.2 runs a command put in the background and each command of a pipeline (no lastpipe) in a subshell: the
     # script's own environment keeps RANK_ID and gets no A (a python3 printing os.environ after `wait`). The walk
@@ -317,6 +330,10 @@ def test_unset_and_export_in_the_background_or_a_pipeline_change_a_subshell_only
     ("! if true; then mkdir -p d1; fi", None), ("! if true; then source lib.sh; fi", None),
     ("! if true; then x=$(mkdir -p d1); else :; fi", None), ("! { mkdir -p d1; }", None),
     ("! case a in a) mkdir -p d1;; esac", None), ("! for i in 1; do source lib.sh; done", None),
+    # ... on the line of a `then` or `do` (the walk read `! if` there as a command: it said the launcher ends there)
+    ("if true; then ! if true; then mkdir -p d1; fi; fi", None),
+    ("for i in 1; do ! for i in 1; do mkdir -p d1; done; done", None),
+    ("for i in 1 2; do ! if true; then mkdir -p d1; fi; done", None),
     # a process substitution runs apart (it said the launcher ends at run.sh:5 or lib.sh:1)
     ("cat <(mkdir -p d1)", None), ("f() { mkdir -p d1; }\ncat <(f)", None), ("cat <(source lib.sh)", None),
     ("cat <(x=$(mkdir -p d1))", None), ("echo x | tee >(mkdir -p d1)", None), ("cat <(eval 'mkdir -p d1')", None),
@@ -327,6 +344,73 @@ def test_unset_and_export_in_the_background_or_a_pipeline_change_a_subshell_only
     ("while true; do set +e; break; done\nmkdir -p d1", None), ("f() { set +e; }\nif f; then :; fi\nmkdir -p d1", None),
     ('trap "set +e" DEBUG\nmkdir -p d1', None), ('source /dev/stdin <<< "set +e"\nmkdir -p d1', None),
     ('source "${E:-off.sh}"\nmkdir -p d1', None),     # (E from the caller: a file not read, which may turn it off)
+    # bash 5.2 stopped at these too (the walk ran on to the launch): a substitution of a function whose body is the
+    # mkdir (set -e is off in it, so its status is the mkdir's), a `for` loop's first round, a group or compound with
+    # a redirection that cannot fail, `command` and `time` in front
+    ("f() { mkdir -p d1; }\nx=$(f)", "run.sh:6"), ("f() {\n  mkdir -p d1\n}\nx=`f`", "run.sh:8"),
+    ("for i in 1 2; do mkdir -p d1; done", "run.sh:5"), ("for i in 1 2; do echo; mkdir -p d1; done", "run.sh:5"),
+    ("for i in 1 2; do mkdir -p d$i; done", "run.sh:5"), ("for ((i=0;i<2;i++)); do mkdir -p d1; done", "run.sh:5"),
+    ("true && for i in 1 2; do mkdir -p d1; done", "run.sh:5"),
+    ("for i in 1 2; do for j in a; do mkdir -p d1; done; done", "run.sh:5"),
+    ("for i in 1 2; do ( mkdir -p d1 ); done", "run.sh:5"),
+    ("f() { mkdir -p d1; }\nfor i in 1 2; do f; done", "run.sh:5"),
+    ("for i in 1 2; do source lib.sh; done", "lib.sh:1"),
+    ("{ mkdir -p d1; } 2>/dev/null", "run.sh:5"), ("{ mkdir -p d1; } >/dev/null 2>&1", "run.sh:5"),
+    ("{ mkdir -p d1; } &>/dev/null", "run.sh:5"), ("for i in 1; do mkdir -p d1; done >/dev/null", "run.sh:5"),
+    ("if true; then mkdir -p d1; fi 2>/dev/null", "run.sh:5: `if true` (run.sh:5) holds in this launch"),
+    ("command mkdir -p d1", "run.sh:5"), ("command -p mkdir -p d1", "run.sh:5"), ("command -- mkdir -p d1", "run.sh:5"),
+    ("time mkdir -p d1", "run.sh:5"), ("time -p mkdir -p d1", "run.sh:5"), ("time command mkdir -p d1", "run.sh:5"),
+    # ... and ran on after these
+    ("f() { mkdir -p d1; echo y; }\nx=$(f)", None), ("f() { mkdir -p d1; }\nx=$(f) && true", None),
+    ("f() { mkdir -p d1; }\nx=$(f)$(true)", None), ("f() { mkdir -p d1; }\nexport x=$(f)", None),
+    ("f() { mkdir -p d1 || true; }\nx=$(f)", None),
+    ("for i in; do mkdir -p d1; done", None), ("for i in $NOPE; do mkdir -p d1; done", None),
+    ("for i in 1 2; do mkdir -p d1; done || true", None), ("for i in 1 2; do mkdir -p d1; done | cat", None),
+    ("for i in 1 2; do mkdir -p d1; done &", None), ("! for i in 1 2; do mkdir -p d1; done", None),
+    ("false && for i in 1 2; do mkdir -p d1; done", None), ("for ((i=0;i<0;i++)); do mkdir -p d1; done", None),
+    ('for i in 1 2; do if [ -n "$X" ]; then mkdir -p d1; fi; done', None),
+    ("for i in 1 2; do mkdir -p d1 || true; done", None),
+    ("{ mkdir -p d1; } 2>/dev/null || true", None), ("{ mkdir -p d1; } 2>/dev/null | cat", None),
+    ("{ mkdir -p d1; } 2>/dev/null &", None), ("! { mkdir -p d1; } 2>/dev/null", None),
+    ("if true; then mkdir -p d1; fi 2>/dev/null || :", None),
+    ("command -v mkdir -p d1", None), ("time mkdir -p d1 | cat", None), ("command mkdir -p d1 || true", None),
+    ("! command mkdir -p d1", None), ("command mkdir -p d1 &", None),
+    # a file naming shopt, DEBUG or RETURN said no stop at all: bash 5.2 stopped after these (no shopt option, set or
+    # unset, keeps set -e from stopping; a variable or word named DEBUG sets no trap)
+    ("shopt -s nullglob\nmkdir -p d1", "run.sh:6"), ("shopt -s expand_aliases extglob; mkdir -p d1", "run.sh:5"),
+    ("shopt -q nullglob || true\nmkdir -p d1", "run.sh:6"), ("export LOG=DEBUG\nmkdir -p d1", "run.sh:6"),
+    ('if [ "$LEVEL" = DEBUG ]; then echo d; fi\nmkdir -p d1', "run.sh:6"), ("RETURN=1\nmkdir -p d1", "run.sh:6"),
+    # ... and ran on after these: shopt's -o, however written, and a trap set where the walk does not read it
+    ("shopt -u -o errexit\nmkdir -p d1", None), ("shopt -o -u errexit\nmkdir -p d1", None),
+    ("o=errexit; shopt -uo $o\nmkdir -p d1", None), ('shopt -u "-o" errexit\nmkdir -p d1', None),
+    ("shopt -u \\\n  -o errexit\nmkdir -p d1", None), ("t=trap; $t 'set +e' DEBUG\nmkdir -p d1", None),
+    ("eval \"trap 'set +e' DEBUG\"\nmkdir -p d1", None), ("s=DEBUG; trap 'set +e' $s\nmkdir -p d1", None),
+    # a function whose body is a subshell of the mkdir alone: bash 5.2 stopped at its call (the walk ran on) ...
+    ("g() ( mkdir -p d1 )\ng", "run.sh:6"), ("g() ( mkdir -p d1 )\nfor i in 1 2; do g; done", "run.sh:6"),
+    ("g() ( mkdir -p d1 ) # c\nif true; then g; fi", "run.sh:6: `if true` (run.sh:6) holds in this launch"),
+    ("g() ( mkdir -p d1 )\nh() { g; }\nh", "run.sh:6"),
+    # ... and ran on where it is tested, or another g may be defined (in a branch, by an eval)
+    ("g() ( mkdir -p d1 )\ng || true", None), ("g() ( mkdir -p d1 )\ng | cat", None),
+    ("g() ( mkdir -p d1 )\n! g", None),
+    ("g() ( mkdir -p d1 )\ng() { :; }\ng", None), ("g() ( mkdir -p d2 )\ng", None),
+    ("Z=1\ng() ( mkdir -p d1 )\nif [ -n \"$Z\" ]; then g() ( true ); fi\ng", None),
+    ("Z=1\ng() ( mkdir -p d1 )\n[ -n \"$Z\" ] && function g { true; }\ng", None),
+    ("g() ( mkdir -p d1 )\neval \"g() { true; }\"\ng", None),
+    # an eval the walk does not read may define the function again (it said the launcher ends at run.sh:5)
+    ("fm() { mkdir -p d1; }\neval \"fm() { true; }\"\nfm", None),
+    # bash's `time` before a compound, and `! ( ... )`: the walk read `time for`, `time (`, `! (` as commands and the
+    # bodies as plain code (it said the launcher ends at run.sh:5 for each of these, where bash 5.2 ran on)
+    ("time for i in 1; do mkdir -p d1; done &\nwait", None), ("time if true; then mkdir -p d1; fi &\nwait", None),
+    ("time for i in 1; do mkdir -p d1; done || true", None), ("time ( mkdir -p d1 ) || true", None),
+    ("time while true; do mkdir -p d1; break; done || true", None),
+    ("time case a in a) mkdir -p d1;; esac || true", None), ("time -p for i in 1; do mkdir -p d1; done | cat", None),
+    ("! time for i in 1; do mkdir -p d1; done", None), ("! time -p ( mkdir -p d1 )", None),
+    ("! ( mkdir -p d1 )", None), ("! ( exit 1 )", None), ("if true; then ! ( mkdir -p d1 ); fi", None),
+    ("g() ( mkdir -p d1 )\ntime h() { g; }; h || true", None),     # (found by the generated shapes)
+    # ... and where it stopped
+    ("time for i in 1; do mkdir -p d1; done", "run.sh:5"), ("time ( mkdir -p d1 )", "run.sh:5"),
+    ("time if true; then mkdir -p d1; fi", "run.sh:5: `if true` (run.sh:5) holds in this launch"),
+    ("! ( true ); ( exit 2 )", "run.sh:5"),
 ])
 def test_where_set_e_stops_at_a_failing_mkdir(tmp_path, shape, end):
     # `mkdir -p d1` over a file d1 fails ("File exists"); set -e stops the shell where bash 5.2 stops it: a list's last
@@ -341,3 +425,49 @@ def test_where_set_e_stops_at_a_failing_mkdir(tmp_path, shape, end):
             f"no launch: none found before the launcher ends at {end}"], lines
     else:
         assert lines[0] == f"launch: run.sh:{5 + shape.count(chr(10)) + 1} python3 train.py --profiling", lines
+
+
+@pytest.mark.parametrize("line, env", [
+    ("f() { local A=1; }\nf\nexport A", ALL), ("f() { declare A=1; }\nf\nexport A", ALL),
+    ("f() { local RANK_ID=1; export -n RANK_ID; }\nf", ALL),
+    ("f() { local RANK_ID; unset RANK_ID; }\nf", ALL),
+    ("f() { local A=1; g; }\ng() { local A=2; }\nf\nexport A", ALL),
+    ("f() { declare -g A=1; }\nf\nexport A", ["A"] + ALL),
+    ("f() { A=1; }\nf\nexport A", ["A"] + ALL),
+])
+def test_a_local_variable_is_gone_when_its_function_returns(tmp_path, line, env):
+    # bash 5.2 (a python3 printing os.environ after the call): the function's local A or RANK_ID is undone when it
+    # returns, the value from before the call seen again; the walk kept the local one (it exported A=1)
+    assert _steps(tmp_path, line + "\npython3 train.py") == [("D/train.py", "D", env, "")]
+
+
+@pytest.mark.parametrize("line, words", [
+    # bash 5.2 (a python3 printing sys.argv[1:]): the walk kept `a,b` one word, or split `$@` at blanks alone
+    ('IFS=,; A="a,b"; python3 train.py $A', ["a", "b"]),
+    ('IFS=,; A=",a,,b,"; python3 train.py $A', ["", "a", "", "b"]),
+    ('IFS=", "; A=", ,a b"; python3 train.py $A x$A"y,z"', ["", "", "a", "b", "x", "", "a", "by,z"]),
+    ('IFS=,; set -- "p,q" r; python3 train.py $@ "$@"', ["p", "q", "r", "p,q", "r"]),
+    ('IFS=; A="a b"; python3 train.py $A', ["a b"]),
+    ('IFS=,; unset IFS; A="a b,c"; python3 train.py $A', ["a", "b,c"]),
+    # IFS not known (bash 5.2 with X unset gave `a b`): not known how it splits
+    ('IFS=$X; A="a b"; python3 train.py $A', [HOLE]), ('IFS=$X; set -- a; python3 train.py $@', [HOLE]),
+    # nullglob: a glob that matches nothing is no word (bash 5.2 gave `y`; it said `x*`); what matches is not known
+    ("shopt -s nullglob\npython3 train.py x* y", [HOLE, "y"]),
+    ('[ -n "$X" ] && shopt -s nullglob\npython3 train.py x* y', [HOLE, "y"]),
+    ("python3 train.py x* y", ["x*", "y"]), ("shopt -s extglob\npython3 train.py x* y", ["x*", "y"]),
+])
+def test_words_split_at_ifs_and_globs_under_nullglob(tmp_path, line, words):
+    (tmp_path / "train.py").write_text(SCRIPT)
+    (tmp_path / "run.sh").write_text(HEAD + line + "\n")
+    w, _ = walk(str(tmp_path / "run.sh"))
+    (la,) = steps(w)
+    assert [x.text for x in la.command.words[2:]] == words
+
+
+def test_a_glob_after_failglob_stops_the_walk(tmp_path):
+    # bash 5.2: `shopt -s failglob; echo x*zz` says "no match: x*zz" and the shell ends: nothing after it runs
+    (tmp_path / "run.sh").write_text("#!/bin/bash\nshopt -s failglob\npython3 train.py x*zz\npython3 train.py b\n")
+    w, _ = walk(str(tmp_path / "run.sh"))
+    assert steps(w) == [] and list(w.stopped.values()) == [
+        (30, 3, "at a glob after `shopt -s failglob`: one that matches nothing ends the shell, and what matches "
+                "where it runs is not known here")]

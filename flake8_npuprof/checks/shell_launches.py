@@ -214,7 +214,10 @@ def _reaching_none(w: Walk, me: str, starts) -> dict:
                                         any(r.s in copied.get(start, ()) for r in after.runs)):
                 hows[start] = None          # `O=$PROFILING_OPTIONS; unset ...; PROFILING_OPTIONS=$O python3 ...`
             elif start in set_at and bisect.bisect_right(unsets, set_at[start]) < bisect.bisect_left(unsets, at):
-                said.append(f"it is unset before {rel_path(cmd.path, w.root)}:{cmd.line}")
+                last = unsets[bisect.bisect_left(unsets, at) - 1]
+                # (`export -n`, `declare +x`: still set, no longer exported; bash 5.2's env showed none of it)
+                said.append(f"{w.unexports[last]} takes its export away" if w.unexports.get(last) else
+                            f"it is unset before {rel_path(cmd.path, w.root)}:{cmd.line}")
             else:
                 hows[start] = None          # another value, which may be set in a branch only
     out = {}

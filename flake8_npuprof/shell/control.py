@@ -6,7 +6,7 @@ para in $*`, `while [ -n "$1" ]`, `while getopts`, `case` on a known word), and 
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from ..source.files import rel_path
 from ..source.text import HOLE
@@ -41,15 +41,35 @@ class Compounds(WalkState):
         self.args = [w.text for w in words[1:]] if all(w.text != HOLE for w in words[1:]) else None
         self._calling.append(name)
         self.current = path
+        outer_locals, self._local_saved = self._local_saved, {}
         try:
             self._statements(text, src, path, depth, conditional, body, stop)
         finally:
             self._calling.pop()
-            if not self._calling:
-                self._local_saved.clear()   # (no function runs: nothing is local)
+            self._unlocal(outer_locals)
             self._returned = False
             self.current = outer
             self.args = saved
+
+    def _unlocal(self, outer: Dict[str, tuple]) -> None:
+        """A function returns: the names it made `local` have their values from before the call again (bash 5.2:
+        `f() { local P=x; }; f; export P; env` shows no P); outer: the caller's own locals, in force again. One made
+        local in a branch (`[ -n "$X" ] && local P`) may have been set global instead: its value is no longer known."""
+        for name, (before, exported, sure) in self._local_saved.items():
+            if not sure:
+                for table in (self.vars, self.exported):
+                    if name in table:
+                        table[name] = table[name]._replace(value=HOLE)
+                self._changed(name)
+                continue
+            self.vars.pop(name, None)
+            self.exported.pop(name, None)
+            if before is not None:
+                self.vars[name] = before
+            if exported is not None:
+                self.exported[name] = exported
+            self._changed(name)
+        self._local_saved = outer
 
     def uncalled(self) -> None:
         """The functions no call the walk saw: walked once as bodies that may run (a call it cannot see, such as
@@ -61,13 +81,13 @@ class Compounds(WalkState):
                 self._calling.append(name)
                 self._acts.append(False)        # (called from where the walk cannot see: set -e may not act)
                 outer, self.current = self.current, path
+                outer_locals, self._local_saved = self._local_saved, {}
                 try:
                     self._statements(text, src, path, 0, True, body, stop)
                 finally:
                     self._calling.pop()
                     self._acts.pop()
-                    if not self._calling:
-                        self._local_saved.clear()
+                    self._unlocal(outer_locals)
                     self._returned = False
                     self.current, self.args = outer, saved
 
@@ -323,8 +343,8 @@ class Compounds(WalkState):
         if block.kind.startswith("group"):
             self._end(path, line, code)
             return True
-        if self.errexit and op not in ("&&", "||") and code not in ("", "0"):
-            self._end(path, line, code)
+        if self.errexit and op not in ("&&", "||") and code not in ("", "0") and block.state != "tested":
+            self._end(path, line, code)     # (not `! ( exit 1 )`, nor a definition's `then g() ( exit 1 )`)
             return True
         return False
 

@@ -76,9 +76,11 @@ class Expander(WalkState):
         origin = COMPUTED if computed else "shell"
         if not decoded and not any(c in word for c in "\"'\\"):
             return []           # bash removes an unquoted expansion of nothing (`$EMPTY`, `${EMPTY}`): no word at all
+        if "IFS" in self.vars or "IFS" in self.exported:
+            return self._ifs_fields(word, decoded, runs, unquoted, i, end, origin)
         blanks = {t for a, b in unquoted for t in range(a, b) if decoded[t] in _IFS} \
             if any(_BLANK.search(decoded, a, b) for a, b in unquoted) else None     # (most values have none)
-        if not blanks or "IFS" in self.vars or "IFS" in self.exported:
+        if not blanks:
             return [StrValue(decoded, runs, i, end, origin=origin)]
         out, start = [], None
         # a field's runs are looked up by bisection where the runs are in order (as decode makes them): cutting
@@ -93,6 +95,21 @@ class Expander(WalkState):
                 out.append(StrValue(decoded[start:t], _cut(near, start, t), i, end, origin=origin))
                 start = None
         return out
+
+    def _ifs_fields(self, word: str, decoded: str, runs, unquoted, i: int, end: int,
+                    origin: str) -> List[StrValue]:
+        """fields() where the launcher sets IFS: split at its characters as bash 5.2 does (ifs_split); one word not
+        known where IFS's value is not known and an expansion outside double quotes has a value."""
+        ifs = self._value("IFS")
+        if ifs == "" or not any(b > a for a, b in unquoted):
+            return [StrValue(decoded, runs, i, end, origin=origin)]
+        if ifs is None or HOLE in ifs:
+            return [StrValue(HOLE, [], i, end, origin=origin)]
+        at = {t for a, b in unquoted for t in range(a, b) if decoded[t] in ifs}
+        spans = ifs_split(decoded, at, ifs)
+        if not spans and any(c in word for c in "\"'"):
+            return [StrValue("", [], i, end, origin=origin)]    # (a quoted empty part stays a word)
+        return [StrValue(decoded[a:b], _cut(runs, a, b), i, end, origin=origin) for a, b in spans]
 
     def _valued(self, text: str, k: int, end: int) -> Tuple[int, Optional[str], Sequence[Run]]:
         """The expansion at k: its end, its value (None: not known), and the runs of a value written in this file
@@ -280,3 +297,26 @@ class Expander(WalkState):
 def _number(value: Optional[str]) -> str:
     """A parameter's value in an arithmetic: "?" where it is not known, "0" where it is empty."""
     return "?" if value is None else value or "0"
+
+
+def ifs_split(value: str, at, ifs: str) -> List[Tuple[int, int]]:
+    """Where bash splits a value into fields at the IFS characters at the offsets `at` (those outside quotes): a run
+    of IFS blanks is one separator (none at either end), and so is one other IFS character with the blanks around it,
+    so two of those end an empty field (bash 5.2, IFS=", ": `A=", ,a"; set -- $A` gives '', '', 'a'; `a,b,` gives
+    a, b)."""
+    blank = {t for t in at if value[t] in " \t\n"}
+    n, t, out = len(value), 0, []
+    while t < n and t in blank:
+        t += 1
+    while t < n:
+        s = t
+        while t < n and t not in at:
+            t += 1
+        out.append((s, t))
+        while t < n and t in blank:
+            t += 1
+        if t < n and t in at:
+            t += 1
+            while t < n and t in blank:
+                t += 1
+    return out

@@ -228,33 +228,65 @@ _OPENS = frozenset({"if", "for", "while", "until", "case", "select", "{", "funct
 def keyword_split(text: str, start: int, stop: Optional[int]) -> list:
     """_lexed's commands, with a compound opened on the line of a `then`, `else`, `do` or `{` (`then { a; } & fi`,
     `do for j in 1 2; do`, `else ( a ) &`: the lexer's one command `then {`, `then` before a `(`) split into the
-    keyword and the compound, which the walk reads as it reads one opened on its own line. Kept as _lexed's are; the
-    lexer's own commands stay whole (slices of a text's commands are counted in them)."""
+    keyword and the compound, which the walk reads as it reads one opened on its own line; so is bash's `time [-p]`
+    before a compound (`time for ...; done &`: the walk read `time for` as a command, and the loop's body as plain
+    code). Kept as _lexed's are; the lexer's own commands stay whole (slices of a text's commands are counted in
+    them)."""
     found = _lexed(text, start, stop)
     table = _LEXED[text]
     split = table.get(("split", start, stop))
     if split is None:
         split = found
         for k, (words, op, at) in enumerate(found):
-            if words and text.startswith(("then", "else", "do", "{"), words[0][0]) and \
-                    text[words[0][0]:words[0][1]] in ("then", "else", "do", "{") and \
-                    (len(words) > 1 and text[words[1][0]:words[1][1]] in _OPENS or len(words) == 1 and op == "("):
+            if words and text.startswith(_LEADS, words[0][0]) and _lead(text, words, op):
                 split = found[:k] + _keyword_rest(text, found[k:])
                 break
         table[("split", start, stop)] = split
     return split
 
 
+_LEADS = ("then", "else", "do", "{", "time", "!")
+
+
+def _opens(text: str, words) -> bool:
+    """Whether the words open a compound, negated or not (`do ! for ...`, `then ! if ...`: the walk read the `for` as
+    a command, and the `done` after it as the outer loop's)."""
+    first = text[words[0][0]:words[0][1]]
+    return first in _OPENS or first == "!" and len(words) > 1 and text[words[1][0]:words[1][1]] in _OPENS
+
+
+def _lead(text: str, words, op: str) -> int:
+    """How many words lead a compound opened on the same command (a keyword, `time`, `time -p`), or 2 for `! time`
+    before one (its `time` goes first, the `!` stays with the compound); 0 where none does."""
+    first = text[words[0][0]:words[0][1]]
+    n = 1 if first in ("then", "else", "do", "{", "time", "!") else 0
+    if first == "time" and len(words) > 1 and text[words[1][0]:words[1][1]] == "-p":
+        n = 2
+    elif first == "!":
+        if len(words) < 2 or text[words[1][0]:words[1][1]] != "time":
+            return 0
+        n = 2 if len(words) < 3 or text[words[2][0]:words[2][1]] != "-p" else 3
+    if not n:
+        return 0
+    if len(words) == n + 1 and op == "(" and first == "time":
+        return n        # `time gg() { ...; }`: a definition (bash 5.2 defined gg)
+    if len(words) > n:
+        return n if _opens(text, words[n:]) or _lead(text, words[n:], op) else 0
+    return n if len(words) == n and op == "(" else 0
+
+
 def _keyword_rest(text: str, commands: list) -> list:
     out: list = []
     for words, op, at in commands:
-        while len(words) > 1 and text[words[0][0]:words[0][1]] in ("then", "else", "do", "{") and \
-                text[words[1][0]:words[1][1]] in _OPENS:
-            out.append((words[:1], "", words[1][0]))
-            words = words[1:]
-        if len(words) == 1 and op == "(" and text[words[0][0]:words[0][1]] in ("then", "else", "do", "{"):
-            out.append((words, "", at))
-            words = []
+        n = _lead(text, words, op) if words else 0
+        while n:
+            if text[words[0][0]:words[0][1]] == "!":
+                out.append((words[1:n], "", words[1][0]))       # `! time for`: `time`, then `! for`
+                words = words[:1] + words[n:]
+            else:
+                out.append((words[:n], "", words[min(n, len(words) - 1)][0]))
+                words = words[n:]
+            n = _lead(text, words, op) if words else 0
         out.append((words, op, at))
     return out
 

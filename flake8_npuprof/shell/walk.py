@@ -22,7 +22,7 @@ from ..source.text import HOLE, Run, SourceText, StrValue
 from ..values.launch_args import Word
 from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
 from .control import _STATUS, Compounds
-from .expand import COMPUTED, Expander
+from .expand import COMPUTED, Expander, ifs_split
 from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, brace_body,
                     keyword_split, named_loop_count, no_rounds, set_by_value, set_unfollowed,
                     without_redirections)
@@ -168,6 +168,8 @@ class Walk(Expander, Compounds):
         self.script = typed or self.launcher    # what `$0` names (the path found, where how it was typed is not known)
         self._calls = 0                 # runs of child scripts so far (Command.frames)
         self.log: List[Tuple[str, Optional[Setting]]] = []    # each change of what commands see (EnvView)
+        self.unexports: Dict[int, str] = {}     # the log's entries that take an export away: by what, where
+        self._unexported_by: Dict[str, str] = {}    # ... the last for each name
         self.stopped: Dict[str, Tuple[int, int, str]] = {}    # file -> (offset, line, why) where its walk stopped
         self.ended = False              # `exit` or `exec cmd` ended the shell being walked (and what sourced it)
         self.exited: Optional[Tuple[str, int]] = None     # (file, line) where the launcher's own shell ended
@@ -242,10 +244,19 @@ class Walk(Expander, Compounds):
         # known): (the folder as a glob, the file, the line); a later `cd` to one not in the tree may fail there
         self.may_make: List[Tuple[str, str, int]] = []
         self._in_loop = False           # the command being walked is in a loop (set for a `mkdir` only)
+        self._first_round = False       # ... whose first round certainly reaches it (_first_round)
+        self._failed = False            # ... a command that certainly fails there, stopping the shell under set -e
         # ... runs in a subshell of its own, in the background or a pipeline (no lastpipe): an `unset` or `export` there
         # leaves this shell's environment as it was (bash 5.2)
         self._apart_cmd = False
         self._aliased = False           # an `alias` ran: a command's name may be another's (_fails_here)
+        self._globbing = ""             # `shopt -s nullglob` or failglob ran: a glob word is not known (_simple)
+        self._lastpipe = False          # ... `shopt -s lastpipe` (even in a branch): a pipeline's last command may
+        # run in this shell
+        # the functions whose body is a subshell of one `mkdir` of words written out (`f() ( mkdir -p d1 )`), defined
+        # in plain code: the folders' words
+        self._mkdir_bodies: Dict[str, List[str]] = {}
+        self._halted = False            # ... a glob after failglob, which may end the shell: the walk stops there
         # a file walked may turn set -e off where the walk does not see it (in a branch, `time set +e`, `set $o`, `trap
         # ... DEBUG`): its stops are not said (bash 5.2 ran on after `[ -n x ] && set +e; mkdir -p d1`)
         self._e_doubt = False
@@ -272,7 +283,7 @@ class Walk(Expander, Compounds):
         """Log what a command now sees of `name`: its export, or a PROFILING_* variable set without one
         (seen only if the caller exports it), or nothing."""
         s = self.exported.get(name)
-        if s is None and name.startswith("PROFILING_") and name in self.vars:
+        if s is None and name.startswith("PROFILING_") and name in self.vars and self.vars[name].how != "not exported":
             s = self.vars[name]._replace(how="set without export")
         self.log.append((name, s))
 
@@ -338,7 +349,7 @@ class Walk(Expander, Compounds):
             self.stopped[path] = (0, 1, f"it has {len(text):,} characters, over the {MAX_BYTES:,} a launcher may have")
             return "too large"
         src = SourceText(text)
-        if not self._e_doubt and _E_OFF.search(text):
+        if not self._e_doubt and _e_may_go_off(text):
             self._e_doubt = True        # (_fails_here)
         if "\r\n" in text and path not in self.crlf:
             self.crlf.append(path)          # bash keeps each line's carriage return (the walk reads it as a blank)
@@ -433,6 +444,8 @@ class Walk(Expander, Compounds):
                     if op in _AFTER_SUBSHELL:
                         self._after_block(closed, op)
                 continue
+            if self._halted:
+                return
             self.steps += 1
             if self.steps > MAX_COMMANDS or self.words > MAX_WORDS:
                 self.stopped.setdefault(path, (words[0][0], src.position(words[0][0])[0],
@@ -514,6 +527,7 @@ class Walk(Expander, Compounds):
                                                       block.ranks)
                     block.known = {name: (self.vars.get(name), block.values)} if block.values else {}
                     block.later = _body_sets(text, at) if block.values else []
+                block.alone = not chained and not piped and not bang
                 self._loop_began(block, path, line)
                 blocks.append(block)
                 continue
@@ -583,12 +597,14 @@ class Walk(Expander, Compounds):
                     chained = False             # the group's first command runs whenever the group does
                 words = words[1:] if head != "elif" else []
                 if len(words) == 1 and op == "(" and head != "elif":
+                    self._mkdir_bodies.pop(text[words[0][0]:words[0][1]], None)     # (it may be another now)
                     defined = True              # `then g() { ...; }`: a definition, not a command
                     continue
             elif head == "function":
                 # `function name {` / `function name { cmd; }`: the body runs only when called
                 brace = next((k for k, (a, b) in enumerate(words) if text[a:b] == "{"), None)
                 name = text[words[1][0]:words[1][1]] if len(words) > 1 else ""
+                self._mkdir_bodies.pop(name, None)
                 if brace is None:
                     function = name or True
                     continue
@@ -599,8 +615,19 @@ class Walk(Expander, Compounds):
                     continue
                 blocks.append(_Block("function", 1, len(self.commands)))
                 words = words[brace + 1:]
+            elif len(words) == 1 and op == "(" and head == "!":
+                # `! ( ... )`: the subshell runs, its status inverted (bash 5.2 ran on after `! ( exit 1 )` under set
+                # -e; the walk read `!` as a function's name, and the subshell's commands as this shell's)
+                blocks.append(_Block("subshell?" if chained else "subshell", 1, len(self.commands), self._state()))
+                blocks[-1].apart = not self.errexit
+                blocks[-1].state = "tested"
+                continue
             elif len(words) == 1 and op == "(":
                 function = text[words[0][0]:words[0][1]]    # a definition: its body runs only when called
+                self._mkdir_bodies.pop(function, None)
+                sub = _SUBSHELL_MKDIR.match(text, words[0][1])
+                if sub is not None and not blocks:
+                    self._mkdir_bodies[function] = sub.group(1).split()
                 continue
             if blocks and _skipping(blocks):
                 continue                            # a branch that certainly does not run
@@ -610,6 +637,10 @@ class Walk(Expander, Compounds):
             if not words:
                 continue
             conditional = inside or chained or bool(blocks) and _maybe(blocks)
+            # a pipeline's last command runs in this shell under `shopt -s lastpipe` (bash 5.2: `true | X=1` set X):
+            # where it may be on, what it sets may or may not be seen after it
+            last_piped = piped and op not in ("|", "&") and background is None and self._lastpipe
+            conditional = conditional or last_piped
             first = text[words[0][0]:words[0][1]]
             if first in ("break", "continue"):
                 if self._loop is not None and not any(b.kind in _LOOPS for b in blocks):
@@ -647,11 +678,17 @@ class Walk(Expander, Compounds):
             self._round_block = None if not blocks or conditional else blocks[-1] if blocks[-1].values else \
                 _round_loop(blocks) if blocks[-1].kind == "group" or blocks[-1].kind == "subshell" else None
             self._round_open = [b for b in blocks if b.values]
-            self._in_loop = "mkdir" in first and any(b.kind in _LOOPS for b in blocks)     # (`x=$(mkdir d)` too)
-            self._apart_cmd = piped or op in ("&", "|") or background is not None
+            runs = _run_by(text, words) if first in _RUNNERS else first     # (`command mkdir`, `time mkdir`)
+            maker = "mkdir" in runs or first in self._mkdir_bodies
+            self._in_loop = maker and any(b.kind in _LOOPS for b in blocks)     # (`x=$(mkdir d)` too)
+            # ... each loop of which certainly runs its first round up to here (`for i in 1 2; do mkdir -p d1; done`)
+            first_round = all(_first_round(b) for b in blocks if b.kind in _LOOPS) if blocks else True
+            self._first_round = self._in_loop and first_round
+            self._failed = False
+            self._apart_cmd = piped and not last_piped or op in ("&", "|") or background is not None
             # (asked only of a command whose failure may stop the shell: a mkdir, a function, a sourced file)
             self._sure_e = (not blocks or self.errexit and (
-                "mkdir" in first or first in ("source", ".") or first in self.functions) and
+                maker or first in ("source", ".") or first in self.functions) and
                 _taken_alone(text, blocks, lexed, k)) and not (self.errexit and _after_substituted(text, lexed, k))
             first_new = len(self.commands)
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
@@ -681,7 +718,7 @@ class Walk(Expander, Compounds):
                 self._cut_short(blocks)             # `exit` in a loop: it may end in its first round
             # an exit in a loop may never run; a pipeline's commands run in subshells of their own
             if ends and not conditional and op not in ("&", "|") and not piped and \
-                    not any(b.kind in _LOOPS for b in blocks):
+                    (self._failed and first_round or not any(b.kind in _LOOPS for b in blocks)):
                 line = src.position(words[0][0])[0]
                 code = text[words[1][0]:words[1][1]] if first == "exit" and len(words) > 1 else \
                     self._stop_code if first != "exit" else ""
@@ -745,9 +782,13 @@ class Walk(Expander, Compounds):
             if self.args is not None and word in _ALL_ARGS:
                 # `"$@"`: one word per argument (none when there are none); `$@`, `$*` unquoted: a word per field of
                 # each, so an empty one is none (bash 5.2: `set -- "a b" ""; printf '[%s]' $@` gave [a][b])
-                apart = word[0] != '"' and "IFS" not in self.vars and "IFS" not in self.exported
+                apart = word[0] != '"'
+                ifs = self._value("IFS") if "IFS" in self.vars or "IFS" in self.exported else " \t\n"
+                if apart and (ifs is None or HOLE in ifs) and any(self.args):
+                    words.append(Word(StrValue(HOLE, [], a, b, origin="shell"), a, b))     # (split: not known how)
+                    continue
                 words.extend(Word(StrValue(field, [], a, b, origin="shell"), a, b) for arg in self.args
-                             for field in (_ifs_fields(arg) if apart else (arg,)))
+                             for field in (_split_at(arg, ifs) if apart and ifs else (arg,)))
                 continue
             if "$" not in word and '"' not in word and "'" not in word and "\\" not in word and "`" not in word:
                 # nothing expanded (most words): the one field fields() gives, without its call
@@ -758,6 +799,19 @@ class Walk(Expander, Compounds):
             for value in self.fields(text, a, b):      # `$ARGS` unquoted: a word per field, as bash splits it
                 words.append(_new_tuple(Word, (value, a, b)))
                 assumed.append(self._assumed)
+        if self._globbing and words and words[0].text not in _DECLARING:
+            # after `shopt -s nullglob` a glob that matches nothing is no word (bash 5.2: `shopt -s nullglob;
+            # printf '[%s]' x* y` gave [y]); what matches where it runs is not known here. After failglob, one
+            # that matches nothing ends the shell (bash 5.2: "no match: x*", nothing after ran): the walk stops
+            if self._globbing == "failglob" and any(c in w.text for w in words[1:] for c in "*?["):
+                self._halted = True
+                self.stopped.setdefault(path, (spans[0][0], src.position(spans[0][0])[0],
+                                               "at a glob after `shopt -s failglob`: one that matches nothing ends "
+                                               "the shell, and what matches where it runs is not known here"))
+                return False
+            words = [w if k == 0 or not any(c in w.text for c in "*?[") else
+                     Word(StrValue(HOLE, [], w.start, w.end, origin="shell"), w.start, w.end)
+                     for k, w in enumerate(words)]
         self.words += len(words)
         if self.words > MAX_WORDS:              # the walk stops before this command
             self.stopped.setdefault(path, (spans[0][0], src.position(spans[0][0])[0],
@@ -767,12 +821,20 @@ class Walk(Expander, Compounds):
             # `x=$(mkdir -p d1)`: the status of an assignment alone is its last command substitution's (bash 5.2)
             fails = bool(inline) and self._fails_here(conditional, op) and \
                 any(map(_blocked, self._substituted_mkdir(text, spans[:k])))
+            if self._apart_cmd:
+                return False        # `X=1 &`, `X=1 | cat`: bash 5.2 assigns in a subshell (the script's X stays)
             for name, s in inline.items():
                 if conditional:
                     s = s._replace(value=HOLE)
                 exported = self.all_export or name in self.exported
                 # (built, not _replace'd: a launcher's most common command; `how` is the fifth field)
-                self.vars[name] = Setting(s.value, s.path, s.line, s.start, "plain", s.runs, s.assumed, s.computed)
+                # (after `declare +x X`, `X=v` is not exported whatever the caller's environment held)
+                was = self.vars.get(name)
+                hidden = was is not None and was.how == "not exported" and not exported
+                self.vars[name] = Setting(s.value, s.path, s.line, s.start, "not exported" if hidden else "plain",
+                                          s.runs, s.assumed, s.computed)
+                if hidden:
+                    self.unexports[len(self.log)] = self._unexported_by.get(name, "")
                 if exported:
                     self.exported[name] = s._replace(how="set -a" if self.all_export else "export")
                 if self._round_block is not None and not conditional:
@@ -780,11 +842,25 @@ class Walk(Expander, Compounds):
                 self._changed(name)
             if fails:
                 self._stop_code = "1"
+                self._failed = True
             return fails
         if words[0].text == "eval":
             words = _evaluated(words, self._eval_value(text, spans[k + 1:]))
+            # one the walk does not read may define a function again or turn set -e off (bash 5.2 ran on after
+            # `fm() { mkdir -p d1; }; eval "fm() { true; }"; fm`, where the walk said set -e stops at fm's mkdir)
+            self._e_doubt = self._e_doubt or words[0].text == "eval" and len(words) > 1
         head = words[0].text
+        if head == "shopt" and any(w.text == "lastpipe" or not w.known for w in words[1:]) and \
+                any(w.text.startswith("-") and "s" in w.text for w in words[1:]):
+            self._lastpipe = True
+        if head == "shopt" and any(w.text.startswith("-") and "s" in w.text for w in words[1:]) and \
+                any(w.text in ("nullglob", "failglob") or not w.known for w in words[1:]):
+            # (even in a branch, a function or a subshell: it may be on from here)
+            self._globbing = "failglob" if any(w.text == "failglob" or not w.known for w in words[1:]) else \
+                self._globbing or "nullglob"
         fails = False                   # a command that certainly fails and so stops this shell under set -e
+        # `command mkdir -p d1`, `time mkdir -p d1`: the mkdir runs, and its status is theirs (bash 5.2: set -e stopped)
+        run = _behind(words) if head in _RUNNERS else words
         if head == "mkdir" and self._in_loop and self.rounds is None and len(self.dirs) == 1:
             line = src.position(words[0].start)[0]
             self.may_make.extend((os.path.normpath(os.path.join(self.dirs[0], w.text)).replace(HOLE, "*"), path, line)
@@ -793,6 +869,7 @@ class Walk(Expander, Compounds):
                 len(words) == len(spans) - k and (head in ("mkdir", "cp") or
                                                   not any(c in w.text for w in words[1:] for c in "*?[")):
             self._round_files(text, words, head, op)
+            fails = self._failed
         elif self._round_open and (head in ("rm", "rmdir", "mv", "unlink", "find", "eval", "source", ".")
                                    or head in self.functions):
             # one that may remove a folder a round made, which the walk does not follow (under a condition, a glob, in
@@ -800,14 +877,20 @@ class Walk(Expander, Compounds):
             # failed)
             for b in self._round_open:
                 b.made.clear()
-        elif head == "mkdir" and not conditional and len(self.dirs) == 1:
-            to_make = [os.path.normpath(os.path.join(self.dirs[0], w.text)) for w in without_redirections(words[1:])
+        elif run and run[0].text == "mkdir" and not conditional and len(self.dirs) == 1 and \
+                (run is words or self._round_block is None and not self._round_open):
+            to_make = [os.path.normpath(os.path.join(self.dirs[0], w.text)) for w in without_redirections(run[1:])
                        if w.known and not w.text.startswith("-")]
             self.made_dirs.update(to_make)
             # a file where it makes a folder: bash 5.2's `mkdir -p d1` failed ("File exists"), and set -e stopped there
             fails = self._fails_here(conditional, op) and any(map(_blocked, to_make))
             if not self._apart_cmd and op != "|":      # (`mkdir ./d &`: maybe not made yet when the next runs)
-                self._made(words)
+                self._made(run)
+        elif head in self._mkdir_bodies and head not in self.functions and not inline and len(self.dirs) == 1:
+            # `f() ( mkdir -p d1 )` called: its status is the subshell's, the mkdir's (bash 5.2 stopped there)
+            fails = self._fails_here(conditional, op) and any(
+                _blocked(os.path.normpath(os.path.join(self.dirs[0], w))) for w in self._mkdir_bodies[head]
+                if not w.startswith("-"))
         if self.made_here and (head in ("rm", "rmdir", "mv", "unlink", "find", "eval") or head in self.functions):
             self.made_here.clear()      # it may remove one (bash 5.2: `mkdir ./d; rm -rf ./d; cd ./d` failed)
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
@@ -816,7 +899,7 @@ class Walk(Expander, Compounds):
                 for w in words[1:]:
                     name = w.text.split("=", 1)[0]
                     if not w.text.startswith("-") and name not in self._local_saved:
-                        self._local_saved[name] = (self.vars.get(name), self.exported.get(name))
+                        self._local_saved[name] = (self.vars.get(name), self.exported.get(name), not conditional)
             if not self._apart_cmd:
                 self._export(text, src, path, spans[k + 1:], head, conditional)
             return False
@@ -826,6 +909,8 @@ class Walk(Expander, Compounds):
             return False
         if head == "unset":
             if any(w.text.startswith("-") and "f" in w.text for w in words[1:]):
+                for w in words[1:]:
+                    self._mkdir_bodies.pop(w.text, None)
                 return False                # `unset -f NAME`: a function (bash 5.2 kept the variable NAME)
             for w in words[1:]:
                 if self._calling and w.text in self._local_saved and not conditional:
@@ -835,7 +920,7 @@ class Walk(Expander, Compounds):
                     self.vars.pop(w.text, None)
                     self.exported.pop(w.text, None)
                     self._changed(w.text)
-                    for table, s in zip((self.vars, self.exported), self._local_saved[w.text]):
+                    for table, s in zip((self.vars, self.exported), self._local_saved[w.text][:2]):
                         if s is not None:
                             table[w.text] = s
                     self._changed(w.text)
@@ -983,6 +1068,7 @@ class Walk(Expander, Compounds):
                                      made=frozenset(self.made_here) if self.made_here else frozenset()))
         if fails:
             self._stop_code = "1"
+            self._failed = True
         return replaced or fails
 
     def _made(self, words) -> None:
@@ -1012,7 +1098,8 @@ class Walk(Expander, Compounds):
         """Whether a command that fails here certainly stops the shell under set -e: it certainly runs, in the shell
         walked (not a loop's body, which may run no round; not before && or ||, negated, piped or in the background),
         in plain code or in functions and sourced files called where set -e acts on them (_acts), in a known folder."""
-        return self.errexit and self.settled and not conditional and not self._in_loop and len(self.dirs) == 1 and \
+        return self.errexit and self.settled and not conditional and (not self._in_loop or self._first_round) and \
+            len(self.dirs) == 1 and \
             not self._aliased and not self._e_doubt and not self.unread and \
             op not in ("&&", "||", "&", "|") and not self._apart_cmd and self._sure_e and \
             all(a if isinstance(a, bool) else a() for a in self._acts)
@@ -1026,7 +1113,17 @@ class Walk(Expander, Compounds):
             pass
         if m is None or "$(" in raw[m.end():] or "`" in raw[m.end():] or "'" in raw or "\\" in raw:
             return []
-        return [os.path.normpath(os.path.join(self.dirs[0], w)) for w in m.group(1).split() if not w.startswith("-")]
+        made = m.group(1)
+        if m.group(2):
+            # `x=$(f)` with `f() { mkdir -p d1; }`: set -e is off in the substitution (no inherit_errexit), so its
+            # status is the body's last command's; a body of that mkdir alone is read (bash 5.2 stopped there)
+            f = self.functions.get(m.group(2))
+            body = _MKDIR_BODY.fullmatch(f[1], f[3], f[4]) if f is not None and m.group(2) not in self._calling \
+                else None
+            if body is None:
+                return []
+            made = body.group(1)
+        return [os.path.normpath(os.path.join(self.dirs[0], w)) for w in made.split() if not w.startswith("-")]
 
     def _eval_value(self, text: str, spans) -> Optional[str]:
         """The value of eval's one argument `$CMD` (or `"$CMD"`, `${CMD}`) as the walk has it, a part not known
@@ -1343,6 +1440,8 @@ class Walk(Expander, Compounds):
                 if self.errexit and op not in ("&&", "||"):
                     self._stops = f"(`{text[words[0].start:words[-1].end]}` stops the shell under set -e: a file is " \
                         "where it makes a folder)"
+                    # in the first round: the shell certainly stops there (bash 5.2, `for i in 1 2; do mkdir -p d1;`)
+                    self._failed = _blocked(folders[0]) and self._fails_here(False, op)
                     return
                 sure = False
                 block.made.discard(folders)
@@ -1534,15 +1633,9 @@ class Walk(Expander, Compounds):
 
     def _export(self, text, src, path, spans, head, conditional) -> None:
         flags = "".join(text[a + 1:b] for a, b in spans if text[a] == "-")
-        if head == "export" and "n" in flags:            # `export -n NAME`: a shell variable again, not exported
-            for a, b in spans:
-                name = text[a:b]
-                if text[a] != "-" and name in self.exported:
-                    if conditional:
-                        self.exported[name] = self.exported[name]._replace(value=HOLE)
-                    else:
-                        del self.exported[name]
-                    self._changed(name)
+        plus = "".join(text[a + 1:b] for a, b in spans if text[a] == "+")
+        if head == "export" and "n" in flags or head != "export" and "x" in plus:
+            self._unexport(text, src, path, spans, head, conditional)
             return
         exporting = head == "export" or "x" in flags
         for a, b in spans:
@@ -1572,6 +1665,38 @@ class Walk(Expander, Compounds):
                     self.exported[name] = self.vars[name]._replace(how="export")
                     self._changed(name)
 
+    def _unexport(self, text, src, path, spans, head, conditional) -> None:
+        """`export -n NAME`, `declare +x NAME[=v]`: a shell variable again, not exported, whatever the caller's
+        environment held (bash 5.2: `export P=1; declare +x P; env` shows no P; a later plain `P=z` is not exported
+        either). Where it is certain, the log says no command gets it and `unexports` says why."""
+        how = f"`{head} {text[spans[0][0]:spans[-1][1]]}`"
+        for a, b in spans:
+            if text[a] in "-+":
+                continue
+            m = _ASSIGN.match(text, a, b)
+            name = m.group(1) if m else text[a:b]
+            if not _NAME.fullmatch(name):
+                continue
+            if conditional:
+                for table in (self.exported, self.vars):
+                    if name in table:
+                        table[name] = table[name]._replace(value=HOLE)
+                self._changed(name)
+                continue
+            self.exported.pop(name, None)
+            if m:
+                value = self.expand(text, m.end(), b)
+                self.vars[name] = Setting(self._appended(name, value.text) if m.group(2) else value.text, path,
+                                          src.position(a)[0], a, "not exported",
+                                          () if m.group(2) else tuple(value.runs), False, value.origin == COMPUTED)
+            elif name in self.vars:
+                self.vars[name] = self.vars[name]._replace(how="not exported")
+            else:
+                continue            # (an unset name: bash gives it the attribute alone; nothing to see)
+            self._unexported_by[name] = f"{how} at {rel_path(path, self.root)}:{src.position(a)[0]}"
+            self.unexports[len(self.log)] = self._unexported_by[name]
+            self._changed(name)
+
     def _appended(self, name: str, more: str) -> str:
         """`X+=more`: X's value (empty when unset) with more after it; unknown when X's value is."""
         s = self.vars.get(name) or self.exported.get(name)
@@ -1589,8 +1714,35 @@ _EVAL_SYNTAX = r"""["'`$\\;&|<>(){}~#=]"""
 _EVAL_VARIABLE = r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?'
 
 
-# what may turn set -e off unseen: `+e`, `+o`, shopt, a DEBUG/RETURN trap, set or eval of a value, a script on stdin
-_E_OFF = re.compile(r"\+[A-Za-z]*e|\+o|\bshopt\b|\bDEBUG\b|\bRETURN\b|\b(?:set|eval)\s+[\"']?\$|/dev/stdin|/dev/fd/")
+# what may turn set -e off unseen: `+e`, `+o`, set or eval of a value, a script on stdin (_e_may_go_off)
+_E_OFF = re.compile(r"\+[A-Za-z]*e|\+o|\b(?:set|eval)\s+[\"']?\$|/dev/stdin|/dev/fd/")
+
+
+# ... a DEBUG or RETURN trap: the name of one, where a `trap`, an eval or a command named by a value may set it
+_TRAPPED = re.compile(r"\bDEBUG\b|\bRETURN\b")
+_TRAP_BY = re.compile(r"\btrap\b|\beval\b|(?:^|[;&|({]|\b(?:then|do|else|time|command|builtin)\b)[ \t]*[\"']?\$",
+                      re.MULTILINE)
+
+
+# ... shopt, unless each `shopt` in the file is of options named as written without -o (bash 5.2: none of its 57
+# options, set or unset, kept set -e from stopping at a failing mkdir; `shopt -uo errexit` turns it off)
+_SHOPT = re.compile(r"\bshopt\b")
+_SHOPT_PLAIN = re.compile(r"shopt(?:[ \t]+(?:-[supq]+|[a-z_]+))*[ \t]*(?:$|[;&|)#])", re.MULTILINE)
+
+
+def _e_may_go_off(text: str) -> bool:
+    """Whether a file may turn set -e off where the walk does not see it (Walk._e_doubt)."""
+    if _E_OFF.search(text) or _TRAPPED.search(text) and _TRAP_BY.search(text):
+        return True
+    return any(not _SHOPT_PLAIN.match(text, m.start()) for m in _SHOPT.finditer(text))
+
+
+def _split_at(value: str, ifs: str) -> List[str]:
+    """The fields of an argument `$@` unquoted gives: split at IFS (bash 5.2: `IFS=,; set -- "p,q" r; f $@` gives p,
+    q, r)."""
+    if ifs == " \t\n":
+        return _ifs_fields(value)
+    return [value[a:b] for a, b in ifs_split(value, {t for t, c in enumerate(value) if c in ifs}, ifs)]
 
 
 def _ifs_fields(value: str) -> List[str]:
@@ -1623,6 +1775,8 @@ def _taken_alone(text: str, blocks, lexed: list, k: int, own: Tuple[str, ...] = 
             closers.append("fi")
         elif b.kind in ("group", "subshell") and b.state != "tested":
             closers.append(")" if b.kind == "subshell" else "}")
+        elif _first_round(b):
+            closers.append("done")
         else:
             return False
     return _closed_alone(text, lexed, k, closers)
@@ -1673,7 +1827,7 @@ def _closed_alone(text: str, lexed: list, k: int, closers: List[str]) -> bool:
             after = lexed[i + 1] if i + 1 < len(lexed) else None
             if after is not None and not after[0] and after[1] in ("&&", "||", "|", "&"):
                 return False
-        elif op not in (";", "\n") or len(words) > 1:
+        elif op not in (";", "\n") or len(words) > 1 and not _QUIET.fullmatch(text, words[0][1], words[-1][1]):
             return False
         closers = closers[1:]
         if not closers:
@@ -1681,8 +1835,56 @@ def _closed_alone(text: str, lexed: list, k: int, closers: List[str]) -> bool:
     return False
 
 
+# redirections that cannot fail: to /dev/null, or a copy of an open descriptor (`} 2>/dev/null`, `done >/dev/null 2>&1`;
+# bash 5.2 stopped under set -e at `{ mkdir -p d1; } 2>/dev/null`, the group's status being the mkdir's)
+_QUIET = re.compile(r"(?:[ \t]*(?:[0-2]?>>?|&>>?)[ \t]*(?:/dev/null|&[0-2]))+[ \t]*")
+
+
 # `$(mkdir -p d1)` or `` `mkdir d1` `` of words written out, the whole substitution (_substituted_mkdir)
-_MKDIR_SUBST = re.compile(r"(?:\$\(|`)[ \t]*mkdir((?:[ \t]+[\w./+-]+)+)[ \t]*(?:\)|`)")
+_MKDIR_SUBST = re.compile(r"(?:\$\(|`)[ \t]*(?:mkdir((?:[ \t]+[\w./+-]+)+)|([A-Za-z_][\w]*))[ \t]*(?:\)|`)")
+
+
+# ... after `f`, a body that is a subshell of it alone (`f() ( mkdir -p d1 )`)
+_SUBSHELL_MKDIR = re.compile(
+    r"[ \t]*\([ \t]*\)[ \t]*\([ \t]*mkdir((?:[ \t]+[\w./+-]+)+)[ \t]*;?[ \t]*\)[ \t]*(?:$|[;#])", re.MULTILINE)
+
+
+# a function's body that is one `mkdir` of words written out (`f() { mkdir -p d1; }`)
+_MKDIR_BODY = re.compile(r"\s*mkdir((?:[ \t]+[\w./+-]+)+)[ \t]*;?\s*")
+
+
+# the builtins whose `NAME=value` words are assignments, not globbed
+_DECLARING = frozenset({"export", "declare", "typeset", "local", "readonly"})
+
+
+# the words that run the command after them, its status theirs: `command [-p] [--]`, bash's `time [-p]`
+_RUNNERS = frozenset({"command", "time"})
+
+
+def _behind(words: List[Word]) -> List[Word]:
+    """The words of the command `command mkdir ...` or `time -p mkdir ...` runs ([] for `command -v x`: none)."""
+    k = 0
+    while k < len(words) and words[k].text in _RUNNERS:
+        runner = words[k].text
+        k += 1
+        while k < len(words) and words[k].text in ("-p", "--" if runner == "command" else "-p"):
+            k += 1
+        if k < len(words) and words[k].text.startswith("-"):
+            return []           # (`command -v`, `command -V`: a description, nothing run)
+    return words[k:]
+
+
+def _run_by(text: str, spans) -> str:
+    """The name of the command _behind runs, from the words as written."""
+    words = [Word(StrValue(text[a:b], [], a, b), a, b) for a, b in spans[:6]]
+    run = _behind(words)
+    return run[0].text if run else ""
+
+
+def _first_round(b: _Block) -> bool:
+    """Whether a loop certainly runs its first round up to the command walked: a `for` of a known number of rounds,
+    one or more, not cut short before it (`break`, `continue`), not after && or || nor piped."""
+    return b.kind == "for" and b.ranks > 0 and not b.broken and b.alone and b.state != "skip"
 
 
 def _in_tree(folder: str) -> bool:
