@@ -2462,3 +2462,28 @@ def test_the_walk_compiles_the_counted_for_patterns_where_a_loop_needs_them(tmp_
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                          cwd=str(Path(__file__).resolve().parent.parent)).stdout.split()
     assert out == ["3", str(compiled)]
+
+
+def test_a_launcher_copied_into_another_project_is_read_once_and_judged_there(tmp_path, monkeypatch):
+    """The same text in two projects is made a _Text once (launch_scan._by_text); each launcher is still judged in its
+    own project: the one whose train.py holds a setup is walked, the other settled."""
+    from flake8_npuprof.engine import launch_scan
+    text = '#!/bin/bash\ncd "$(dirname "$0")"/..\nf() {\n  python3 train.py --epochs=1\n}\nf\n'
+    for name, script in (("a", "print(1)\n"), ("b", EXAMPLE_SCRIPT), ("c", "print(2)\n")):
+        (tmp_path / name / "test").mkdir(parents=True)
+        (tmp_path / name / "train.py").write_text(script)
+        (tmp_path / name / "test" / "run.sh").write_text(text)
+    made = []
+    real = launch_scan._Text.__init__
+
+    def counted(self, path, text):
+        made.append(path)
+        real(self, path, text)
+    monkeypatch.setattr(launch_scan._Text, "__init__", counted)
+    launch_scan._texts.clear()
+    launch_scan._by_text.clear()
+    paths = [str(tmp_path / name / "test" / "run.sh") for name in "abc"]
+    why = [launch_scan.why_walked(text, p) for p in paths]
+    assert why == ["", "../train.py may hold a setup", ""]
+    assert made == paths[:1]
+    assert [launch_scan._texts[p][1].path for p in paths] == paths

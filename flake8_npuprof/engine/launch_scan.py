@@ -2389,6 +2389,10 @@ def _read(path: str, text: Optional[str] = None) -> Optional[_Text]:
 # changed once made: what it learns later, such as _Text.walked's counts, depends on its text alone)
 _texts: Dict[str, Tuple[str, "_Text"]] = {}
 MAX_TEXTS = 256
+# and by text: a launcher copied from one template into several projects (MassFace's, PRSR's and Unpaired-SR's
+# test/train_full_1p.sh, 3.2M each) is read once, and the reading of another file is a copy that holds its own path
+# (what _Text learns depends on its text alone; the path is only carried)
+_by_text: Dict[str, "_Text"] = {}
 
 
 def _text(path: str, text: str) -> "_Text":
@@ -2397,7 +2401,14 @@ def _text(path: str, text: str) -> "_Text":
         return kept[1]
     if len(_texts) >= MAX_TEXTS:
         _texts.clear()
-    made = _Text(path, text)
+        _by_text.clear()
+    same = _by_text.get(text)
+    if same is None:
+        made = _by_text[text] = _Text(path, text)
+    else:
+        made = _Text.__new__(_Text)     # (its answers shared: each is its text's)
+        made.__dict__.update(same.__dict__)
+        made.path = path
     _texts[path] = (text, made)
     return made
 
