@@ -994,7 +994,8 @@ def test_several_files_of_a_name_are_asked_for_their_text_alone_before_any_is_re
     with bench.every_walk():
         slow = bench._check(str(path), text)
     assert bench._check(str(path), text) == slow
-    (zoo / "b" / "test" / "run_8p.sh").write_text("python3 ../train.py\n")     # none stops it: each is read whole
+    # none stops it: each is read whole (b's text not a's: one text in two files is read once, _by_text)
+    (zoo / "b" / "test" / "run_8p.sh").write_text("python3 ../train.py --b=1\n")
     assert launch_scan.why_walked(text, str(path)) == ""
     assert sorted(p for p in made if p.endswith("run_8p.sh")) == [str(zoo / n / "test" / "run_8p.sh") for n in "abc"]
 
