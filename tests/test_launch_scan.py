@@ -986,6 +986,7 @@ def test_several_files_of_a_name_are_asked_for_their_text_alone_before_any_is_re
             super().__init__(path, text)
 
     monkeypatch.setattr(launch_scan, "_Text", Counted)
+    monkeypatch.setattr(launch_scan, "_by_text", {})    # (what other tests' texts left: counted here as made)
     text = "cd ../..\nbash run_8p.sh\n"
     path = project / "test" / "run.sh"
     path.write_text(text)
@@ -2481,8 +2482,8 @@ def test_a_launcher_copied_into_another_project_is_read_once_and_judged_there(tm
         made.append(path)
         real(self, path, text)
     monkeypatch.setattr(launch_scan._Text, "__init__", counted)
-    launch_scan._texts.clear()
-    launch_scan._by_text.clear()
+    monkeypatch.setattr(launch_scan, "_texts", {})
+    monkeypatch.setattr(launch_scan, "_by_text", {})
     paths = [str(tmp_path / name / "test" / "run.sh") for name in "abc"]
     why = [launch_scan.why_walked(text, p) for p in paths]
     assert why == ["", "../train.py may hold a setup", ""]
