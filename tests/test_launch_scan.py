@@ -986,6 +986,7 @@ def test_several_files_of_a_name_are_asked_for_their_text_alone_before_any_is_re
             super().__init__(path, text)
 
     monkeypatch.setattr(launch_scan, "_Text", Counted)
+    monkeypatch.setattr(launch_scan, "_by_text", {})    # (what other tests' texts left: counted here as made)
     text = "cd ../..\nbash run_8p.sh\n"
     path = project / "test" / "run.sh"
     path.write_text(text)
@@ -994,7 +995,8 @@ def test_several_files_of_a_name_are_asked_for_their_text_alone_before_any_is_re
     with bench.every_walk():
         slow = bench._check(str(path), text)
     assert bench._check(str(path), text) == slow
-    (zoo / "b" / "test" / "run_8p.sh").write_text("python3 ../train.py\n")     # none stops it: each is read whole
+    # none stops it: each is read whole (b's text not a's: one text in two files is read once, _by_text)
+    (zoo / "b" / "test" / "run_8p.sh").write_text("python3 ../train.py --b=1\n")
     assert launch_scan.why_walked(text, str(path)) == ""
     assert sorted(p for p in made if p.endswith("run_8p.sh")) == [str(zoo / n / "test" / "run_8p.sh") for n in "abc"]
 
@@ -2639,3 +2641,68 @@ def test_random_launchers_of_cd_lines_are_as_walked(project, count=150):
             slow = bench._check(str(path), text)
         assert bench._check(str(path), text) == slow, text
     assert settled >= 20
+
+
+def test_a_settled_launcher_imports_and_compiles_nothing_only_the_walk_needs(tmp_path):
+    """A process whose launchers the scan settles pays no import or pattern that only the walk uses: the scan reads
+    the command names of shell/command_words.py (not shell/command_line.py, 4.8M instructions at import) and
+    shell/parse.py's lexer, whose loop patterns (_FOR_C, _FOR_C_NAMED, _BY_VALUE: 8.4M to compile) it never asks."""
+    import subprocess
+    (tmp_path / "test").mkdir()
+    (tmp_path / "train.py").write_text("import os\nprint(1)\n")
+    launcher = tmp_path / "test" / "run.sh"
+    launcher.write_text('#!/bin/bash\ncur=$(cd "$(dirname "$0")"; pwd)\ncd ..\necho "see ../x"\n'
+                        'cp -r ${cur}/../data .\nf() {\n  python3 train.py --epochs=1\n}\nf\n'
+                        'for i in 1 2; do echo $i; done\n')
+    probe = ("import sys\nfrom flake8_npuprof.engine.run import check_each\n"
+             "from flake8_npuprof.engine.launch_scan import why_walked\n"
+             "from flake8_npuprof.checks.analysis import Settings\nfrom flake8_npuprof.source.files import Selection\n"
+             f"p = {str(launcher)!r}\ntext = open(p).read()\n"
+             "print(repr(why_walked(text, p)), check_each(p, text, 'shell', (Settings(),), Selection()))\n"
+             "from flake8_npuprof.shell import parse\n"
+             "print(sorted(m for m in sys.modules if m.startswith('flake8_npuprof.shell.')), len(parse._COMPILED))\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                         cwd=str(Path(__file__).resolve().parent.parent)).stdout.splitlines()
+    assert out[0] == "'' [[]]"
+    assert out[1] == ("['flake8_npuprof.shell.command_words', 'flake8_npuprof.shell.msprof_words', "
+                      "'flake8_npuprof.shell.parse', 'flake8_npuprof.shell.state', 'flake8_npuprof.shell.words'] 0")
+
+
+@pytest.mark.parametrize("head, compiled", [("for i in 1 2 3", 0), ("for ((i=0; i<3; i++))", 1),
+                                             ("A=0; for\t (( i=$A; i<$((A+3)); i++ ))", 2)])
+def test_the_walk_compiles_the_counted_for_patterns_where_a_loop_needs_them(tmp_path, head, compiled):
+    """`for x in` compiles neither of the `for ((...))` patterns; each loop is still counted (three rounds)."""
+    import subprocess
+    (tmp_path / "t.py").write_text("print(1)\n")
+    probe = ("from flake8_npuprof.shell import parse\nfrom flake8_npuprof.shell.walk import Walk\n"
+             "from flake8_npuprof.shell.launches import steps\n"
+             f"w = Walk({str(tmp_path / 'run.sh')!r}).run({head + '; do python3 t.py --r=$i; done' + chr(10)!r})\n"
+             "print(*[la.ranks for la in steps(w)], sum(p in parse._COMPILED for p in (parse._FOR_C, parse._FOR_C_NAMED)))\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                         cwd=str(Path(__file__).resolve().parent.parent)).stdout.split()
+    assert out == ["3", str(compiled)]
+
+
+def test_a_launcher_copied_into_another_project_is_read_once_and_judged_there(tmp_path, monkeypatch):
+    """The same text in two projects is made a _Text once (launch_scan._by_text); each launcher is still judged in its
+    own project: the one whose train.py holds a setup is walked, the other settled."""
+    from flake8_npuprof.engine import launch_scan
+    text = '#!/bin/bash\ncd "$(dirname "$0")"/..\nf() {\n  python3 train.py --epochs=1\n}\nf\n'
+    for name, script in (("a", "print(1)\n"), ("b", EXAMPLE_SCRIPT), ("c", "print(2)\n")):
+        (tmp_path / name / "test").mkdir(parents=True)
+        (tmp_path / name / "train.py").write_text(script)
+        (tmp_path / name / "test" / "run.sh").write_text(text)
+    made = []
+    real = launch_scan._Text.__init__
+
+    def counted(self, path, text):
+        made.append(path)
+        real(self, path, text)
+    monkeypatch.setattr(launch_scan._Text, "__init__", counted)
+    monkeypatch.setattr(launch_scan, "_texts", {})
+    monkeypatch.setattr(launch_scan, "_by_text", {})
+    paths = [str(tmp_path / name / "test" / "run.sh") for name in "abc"]
+    why = [launch_scan.why_walked(text, p) for p in paths]
+    assert why == ["", "../train.py may hold a setup", ""]
+    assert made == paths[:1]
+    assert [launch_scan._texts[p][1].path for p in paths] == paths

@@ -901,7 +901,7 @@ def _program_option(text: str, at: int) -> bool:
         del words[0]
     if not words or "/" not in words[0] or not _PLAIN_WORD.fullmatch(words[0]) or words[0].endswith((".sh", ".py")):
         return False
-    names = _shell("command_line")
+    names = _shell("command_words")
     base = words[0].rsplit("/", 1)[-1]
     return not names.PYTHON.match(words[0]) and base not in names.PREFIXES and base not in names.SHELLS and \
         base not in ("msprof", "torchrun", "msrun")
@@ -1214,10 +1214,10 @@ _PLAIN_WORD = re.compile(r"[\w./+-]+")
 
 
 def _not_starting() -> Set[str]:
-    """shell/command_line.NOT_STARTING: the commands whose words the walk never starts as a script (kept there, not
-    in shell/launches.py, which uses it: importing that would import the walk, 20M instructions, which nothing the
-    scan settles needs)."""
-    return _shell("command_line").NOT_STARTING
+    """shell/command_words.NOT_STARTING: the commands whose words the walk never starts as a script (kept there, not
+    in shell/launches.py, which uses it: importing that would import the walk, 20M instructions, nor in
+    shell/command_line.py, 4.8M, none of which the scan needs)."""
+    return _shell("command_words").NOT_STARTING
 
 
 _imported: Dict[str, ModuleType] = {}
@@ -2558,6 +2558,10 @@ def _read(path: str, text: Optional[str] = None) -> Optional[_Text]:
 # changed once made: what it learns later, such as _Text.walked's counts, depends on its text alone)
 _texts: Dict[str, Tuple[str, "_Text"]] = {}
 MAX_TEXTS = 256
+# and by text: a launcher copied from one template into several projects (MassFace's, PRSR's and Unpaired-SR's
+# test/train_full_1p.sh, 3.2M each) is read once, and the reading of another file is a copy that holds its own path
+# (what _Text learns depends on its text alone; the path is only carried)
+_by_text: Dict[str, "_Text"] = {}
 
 
 def _text(path: str, text: str) -> "_Text":
@@ -2566,7 +2570,14 @@ def _text(path: str, text: str) -> "_Text":
         return kept[1]
     if len(_texts) >= MAX_TEXTS:
         _texts.clear()
-    made = _Text(path, text)
+        _by_text.clear()
+    same = _by_text.get(text)
+    if same is None:
+        made = _by_text[text] = _Text(path, text)
+    else:
+        made = _Text.__new__(_Text)     # (its answers shared: each is its text's)
+        made.__dict__.update(same.__dict__)
+        made.path = path
     _texts[path] = (text, made)
     return made
 

@@ -13,20 +13,9 @@ from typing import Dict, List, MutableMapping, NamedTuple, Optional, Tuple
 
 from ..source.text import HOLE
 from ..values.launch_args import Word
+from .command_words import NOT_STARTING, PREFIXES, PYTHON, SHELLS  # noqa: F401 (the scan reads them there)
 from .state import _ASSIGN, Setting
 
-PYTHON = re.compile(r"(?:.*/)?python(?:\d(?:\.\d+)?)?$")
-PREFIXES = {"nohup", "exec", "time", "command", "builtin", "stdbuf", "nice", "ionice", "env", "sudo", "setsid",
-            "taskset", "numactl", "mpirun", "mpiexec", "horovodrun", "srun", "timeout"}
-SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
-# commands that name a .py file without starting it (`echo "run train.py"`, `cp train.py out/`, `scp train.py h:`)
-# (launches.py's; here, with the other command names, so the cheap scan (engine/launch_scan.py) reads it without
-# importing the walk)
-NOT_STARTING = {"echo", "printf", "cat", "cp", "mv", "rm", "ls", "ln", "grep", "egrep", "sed", "awk", "tee", "mkdir",
-                "chmod", "chown", "touch", "head", "tail", "find", "test", "[", "[[", "wget", "curl", "git", "cd",
-                "export", "source", ".", "kill", "pkill", "ps", "dos2unix", "sha256sum", "md5sum", "wc", "tar",
-                "unzip", "zip", "diff", "basename", "dirname", "readlink", "realpath", "read", "local", "declare",
-                "scp", "rsync", "install", "sort", "cut", "du", "stat", "file", "less", "more", "vi", "vim", "patch"}
 _POSITIONAL = re.compile(r"\d+(?:\.\d+)?[smhd]?|0x[0-9a-fA-F]+")      # timeout's duration, taskset's mask
 # a path to a shell script, parts of it maybe unknown (HOLE), not a word such as `echo"usage:./x.sh"`
 _SCRIPT_PATH = re.compile(r"[\w./~+" + HOLE + r"-]*\.sh")

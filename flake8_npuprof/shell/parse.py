@@ -18,12 +18,15 @@ from ..source.text import HOLE
 from .words import arithmetic_end, comment_end, continuation, heredoc_end, heredoc_tag, integer_value, word_end
 
 
-# `for ((i=0; i<8; i++))`: counted only with a step of one (`i++`, `++i`, `i+=1`, `i=i+1`)
-_FOR_C = re.compile(r"for\s*\(\(\s*(\w+)\s*=\s*(\d+)\s*;\s*\1\s*(<=|<)\s*(\d+)\s*;\s*"
+# `for ((i=0; i<8; i++))`: counted only with a step of one (`i++`, `++i`, `i+=1`, `i=i+1`) (this module's patterns
+# that only the walk needs are compiled where it first asks, by `compiled`: the scan, engine/launch_scan.py, imports the
+# module for brace_body and lexed_commands, and these loops' and _BY_VALUE's patterns cost 8.4M instructions to compile,
+# which a process whose launchers the scan all settles never needs)
+_FOR_C = (r"for\s*\(\(\s*(\w+)\s*=\s*(\d+)\s*;\s*\1\s*(<=|<)\s*(\d+)\s*;\s*"
                     r"(?:\1\s*\+\+|\+\+\s*\1|\1\s*\+=\s*1|\1\s*=\s*\1\s*\+\s*1)\s*\)\)")
 # `for ((RANK_ID=$RANK_ID_START; RANK_ID<$((RANK_SIZE+RANK_ID_START)); RANK_ID++))`: bounds written with parameters
 # (or a bare group: mindrlhf's `i<(${LOCAL_DEVICE_NUM}+${RANK_START})`)
-_FOR_C_NAMED = re.compile(r"for\s*\(\(\s*(\w+)\s*=\s*([^;()]*(?:\$\(\([^;()]*\)\)|\([^;()]*\))?[^;()]*?)\s*;\s*\1\s*"
+_FOR_C_NAMED = (r"for\s*\(\(\s*(\w+)\s*=\s*([^;()]*(?:\$\(\([^;()]*\)\)|\([^;()]*\))?[^;()]*?)\s*;\s*\1\s*"
                           r"(<=|<)\s*([^;()]*(?:\$\(\([^;()]*\)\)|\([^;()]*\))?[^;()]*?)\s*;\s*"
                           r"(?:\1\s*\+\+|\+\+\s*\1|\1\s*\+=\s*1|\1\s*=\s*\1\s*\+\s*1)\s*\)\)")
 _OPERATORS = ("&&", "||", ";;", ";", "|", "&", "\n", "(", ")")
@@ -43,6 +46,17 @@ _PLAIN_RUN = re.compile(r"([^ \t\r\n;&|<>()'\"\\$`]+)(?=[ \t\r\n;&|()]|\Z)[ \t\r
 
 # `$(seq 0 7)` (a pattern, not compiled at import: re compiles it where a loop first needs it)
 _SEQ = r"\$\(\s*seq\s+(?:(\d+)\s+)?(\d+)\s*\)|`seq\s+(?:(\d+)\s+)?(\d+)`"
+
+
+_COMPILED: Dict[str, "re.Pattern[str]"] = {}
+
+
+def compiled(pattern: str) -> "re.Pattern[str]":
+    """One of this module's patterns compiled, where first asked, then kept (the same object at each ask)."""
+    found = _COMPILED.get(pattern)
+    if found is None:
+        found = _COMPILED[pattern] = re.compile(pattern)
+    return found
 
 
 def _loop_count(text: str, words, m) -> int:
@@ -142,12 +156,12 @@ _UNFOLLOWED = (r"(?:\blet\b[^\n;]*|\(\([^)]*)(?:(?<![\w$])NAME\s*(?:[-+*/%]?=(?!
 # `\b` before the word checked where one is found; the words each needs, in order: (words, pattern, led by a word)
 _SET_ARITH = r"(?:\$\{?\w+\}?[\"']?\s*(?:[-+*/%]?=(?!=)|\+\+|--)|(?:\+\+|--)\s*\$)"
 _BY_VALUE = (
-    (("printf",), re.compile(r"printf\s+-v\s*[\"']?\$"), True),
-    (("let",), re.compile(r"let\b[^\n;]*" + _SET_ARITH), True),
-    (("((",), re.compile(r"\(\([^)]*" + _SET_ARITH), False),
+    (("printf",), r"printf\s+-v\s*[\"']?\$", True),
+    (("let",), r"let\b[^\n;]*" + _SET_ARITH, True),
+    (("((",), r"\(\([^)]*" + _SET_ARITH, False),
     (("declare", "typeset", "local", "export", "readonly"),
-     re.compile(r"(?:declare|typeset|local|export|readonly)\s+(?:-\w+\s+)*[\"']?\$"), True),
-    (("read", "mapfile"), re.compile(r"(?:read|readarray|mapfile)\b[^\n;|&]*\s[\"']?\$"), True))
+     r"(?:declare|typeset|local|export|readonly)\s+(?:-\w+\s+)*[\"']?\$", True),
+    (("read", "mapfile"), r"(?:read|readarray|mapfile)\b[^\n;|&]*\s[\"']?\$", True))
 _WORD_CHAR = re.compile(r"\w")
 
 
@@ -156,12 +170,12 @@ def set_by_value(text: str) -> bool:
     for words, pattern, led in _BY_VALUE:
         if not any(w in text for w in words):
             continue
-        m = pattern.search(text)
+        m = compiled(pattern).search(text)
         while m is not None:
             k = m.start()
             if not led or k == 0 or not _WORD_CHAR.match(text, k - 1):
                 return True
-            m = pattern.search(text, k + 1)     # (a word that goes on before it: `xlet`, `thread`)
+            m = compiled(pattern).search(text, k + 1)     # (a word that goes on before it: `xlet`, `thread`)
     return False
 
 

@@ -23,7 +23,7 @@ from ..values.launch_args import Word
 from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
 from .control import _STATUS, Compounds
 from .expand import COMPUTED, Expander, ifs_split
-from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, brace_body,
+from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, brace_body, compiled,
                     keyword_split, named_loop_count, no_rounds, set_by_value, set_unfollowed,
                     without_redirections)
 from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_COMMANDS, MAX_SOURCED, MAX_WORDS,
@@ -50,6 +50,9 @@ _RANKS, _CONDITIONAL, _BACKGROUND, _VIA, _FRAMES = (Command._fields.index(f) for
 # (no two blank runs side by side: `((` and 100,000 blanks took time that grows with their square)
 _SETS = re.compile(r"(?<![\w$-])([A-Za-z_]\w*)\+?=|\(\(\s*(?:(?:\+\+|--)\s*)?([A-Za-z_]\w*)\s*(?:\+\+|--|[-+*/%]?=)|"
                    r"\b(?:read|let|local|declare|typeset|readonly|export)\s+(?:-\w+\s+)*([A-Za-z_]\w*)")
+
+
+_WHITE = re.compile(r"\s*")         # (what `\s*` of _FOR_C and _FOR_C_NAMED takes after `for`)
 
 
 def _body_sets(text: str, at: int) -> List[Tuple[str, int]]:
@@ -500,8 +503,11 @@ class Walk(Expander, Compounds):
                     self.loop_vars[name] = (path, line)
                     if not skipping:
                         self._loop_variable(name, path, line, loop_var.start(1 if loop_var.group(1) else 2))
-                literal = _FOR_C.match(text, words[0][0])
-                named = None if literal else _FOR_C_NAMED.match(text, words[0][0])
+                # (both patterns start with `for`, blanks and `((`: a `for x in` loop compiles neither)
+                blanks = _WHITE.match(text, words[0][0] + 3)
+                arith = blanks is not None and text.startswith("((", blanks.end())
+                literal = compiled(_FOR_C).match(text, words[0][0]) if arith else None
+                named = None if literal or not arith else compiled(_FOR_C_NAMED).match(text, words[0][0])
                 block = _Block("for", _loop_count(text, words, literal), len(self.commands))
                 if not block.ranks and not skipping and no_rounds(text, words, literal):
                     block.state = "skip"        # its body never runs
@@ -1273,7 +1279,7 @@ class Walk(Expander, Compounds):
             return ()
         values: List[str] = []
         if counted is not None:
-            lo = integer_value(counted.group(2)) if counted.re is _FOR_C else \
+            lo = integer_value(counted.group(2)) if counted.re is compiled(_FOR_C) else \
                 integer_value(self._arithmetic(text, counted.start(2), counted.end(2)) or "?")
             values = [str(lo + r) for r in range(rounds)] if lo is not None else []
         else:
