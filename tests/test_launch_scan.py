@@ -100,6 +100,21 @@ def _not_walked_and_as_if_walked(path, text, monkeypatch):
         assert bench._check(str(path), text) == fast
 
 
+def _same_as_walked(path, text):
+    """check's findings for a launcher the scan walks are those of a check that walks every launcher."""
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert bench._check(str(path), text) == slow
+
+
+def _settled_or_as_walked(path, text, why, monkeypatch):
+    """Settled (why empty): no walk, and the findings of every walk; else the findings of every walk."""
+    if not why:
+        _not_walked_and_as_if_walked(path, text, monkeypatch)
+    else:
+        _same_as_walked(path, text)
+
+
 LOOP = ("for para in $*\ndo\n    if [[ $para == --data_path* ]];then\n        data_path=`echo ${para#*=}`\n"
         "    elif [[ $para == --epochs* ]];then\n        epochs=`echo ${para#*=}`\n    fi\ndone\n")
 
@@ -583,9 +598,7 @@ def test_a_launcher_the_scripts_scan_cannot_settle_is_walked(project, text):
     path = project / "test" / "run.sh"
     path.write_text(text)
     assert not starts_no_profiled_script(text, str(path))
-    with bench.every_walk():
-        slow = bench._check(str(path), text)
-    assert bench._check(str(path), text) == slow
+    _same_as_walked(path, text)
 
 
 # the shapes the scan follows: a file run or sourced, a `-m` module, a function body, an absolute path
@@ -655,9 +668,7 @@ def test_a_file_a_command_may_source_is_followed_for_its_scripts(project, text, 
     path = project / "test" / "run.sh"
     path.write_text(text)
     assert why_walked(text, str(path)) == (why or "../tools/eval.py may hold a setup")
-    with bench.every_walk():
-        slow = bench._check(str(path), text)
-    assert bench._check(str(path), text) == slow
+    _same_as_walked(path, text)
 
 
 def test_a_file_read_before_the_region_grew_is_followed_again(project):
@@ -672,9 +683,7 @@ def test_a_file_read_before_the_region_grew_is_followed_again(project):
     text = "source ./outer.sh\npython3 ${T}\n"
     path.write_text(text)
     assert why_walked(text, str(path)) == "../train.py may hold a setup"
-    with bench.every_walk():
-        slow = bench._check(str(path), text)
-    assert bench._check(str(path), text) == slow
+    _same_as_walked(path, text)
 
 
 @pytest.mark.parametrize("text, why", [
@@ -710,9 +719,7 @@ def test_a_launcher_is_walked_once_a_file_it_follows_can_start_a_profiled_script
     path = project / "test" / "run.sh"
     path.write_text(text)
     assert why_walked(text, str(path)).endswith("may hold a setup")
-    with bench.every_walk():
-        slow = bench._check(str(path), text)
-    assert bench._check(str(path), text) == slow
+    _same_as_walked(path, text)
 
 
 @pytest.mark.parametrize("text, walked", [
@@ -730,9 +737,7 @@ def test_a_script_word_the_walk_cannot_know_starts_no_script(project, text, walk
     path.write_text(text)
     assert why_walked(text, str(path)) == ("" if not walked else "a `..` a function is given" if "run .." in text
                                            else "../train.py may hold a setup")
-    with bench.every_walk():
-        slow = bench._check(str(path), text)
-    assert bench._check(str(path), text) == slow
+    _same_as_walked(path, text)
 
 
 @pytest.mark.parametrize("text", [
@@ -958,9 +963,7 @@ def test_a_variable_set_only_to_names_written_out_or_to_the_arguments(project, t
     path = project / "test" / "run.sh"
     path.write_text(text)
     assert why_walked(text, str(path)) == walked
-    with bench.every_walk():
-        slow = bench._check(str(path), text)
-    assert bench._check(str(path), text) == slow
+    _same_as_walked(path, text)
     if "'pwd'" in text and not walked:
         (project / "test" / "pwd").mkdir()
         (project / "test" / "pwd" / "train.py").write_text(EXAMPLE_SCRIPT)
@@ -992,9 +995,7 @@ def test_several_files_of_a_name_are_asked_for_their_text_alone_before_any_is_re
     path.write_text(text)
     assert launch_scan.why_walked(text, str(path)) == "a computed name (.$) in ../../b/test/run_8p.sh"
     assert [p for p in made if p.endswith("run_8p.sh")] == []
-    with bench.every_walk():
-        slow = bench._check(str(path), text)
-    assert bench._check(str(path), text) == slow
+    _same_as_walked(path, text)
     # none stops it: each is read whole (b's text not a's: one text in two files is read once, _by_text)
     (zoo / "b" / "test" / "run_8p.sh").write_text("python3 ../train.py --b=1\n")
     assert launch_scan.why_walked(text, str(path)) == ""
@@ -1033,9 +1034,7 @@ def test_a_launcher_that_names_nothing_to_start_is_not_listed(project, tmp_path,
     assert needs_walk(text)
     monkeypatch.setattr(launch_scan, "_listing", lambda region: pytest.fail(f"listed {region}"))
     assert launch_scan.why_walked(text, str(path)) == ""
-    with bench.every_walk():
-        slow = bench._check(str(path), text)
-    assert bench._check(str(path), text) == slow
+    _same_as_walked(path, text)
     monkeypatch.undo()
     text += "python3 train.py\n"
     path.write_text(text)
@@ -1064,9 +1063,7 @@ def test_an_absolute_value_read_only_as_a_program_argument_is_no_directory(proje
     path.write_text(text)
     assert why_walked(text, str(path)) == ("an absolute path that is there (/etc)" if walked else "")
     if not walked:
-        with bench.every_walk():
-            slow = bench._check(str(path), text)
-        assert bench._check(str(path), text) == slow
+        _same_as_walked(path, text)
 
 
 @pytest.mark.parametrize("text, why", [
@@ -1095,12 +1092,7 @@ def test_a_dotdot_only_a_program_is_given_is_no_level_up(project, text, why, mon
     path = project / "test" / "run.sh"
     path.write_text(text)
     assert why_walked(text, str(path)) == why
-    if not why:
-        _not_walked_and_as_if_walked(path, text, monkeypatch)
-    else:
-        with bench.every_walk():
-            slow = bench._check(str(path), text)
-        assert bench._check(str(path), text) == slow
+    _settled_or_as_walked(path, text, why, monkeypatch)
 
 
 TRACE = ('import argparse\nimport tensorflow as tf\nfrom npu_bridge.npu_init import *\n\n'
@@ -2450,12 +2442,7 @@ def test_a_cut_of_the_launcher_s_own_argument_is_the_argument(project, text, why
     path = project / "test" / "run.sh"
     path.write_text(text)
     assert needs_walk(text) and why_walked(text, str(path)) == why
-    if not why:
-        _not_walked_and_as_if_walked(path, text, monkeypatch)
-    else:
-        with bench.every_walk():
-            slow = bench._check(str(path), text)
-        assert bench._check(str(path), text) == slow
+    _settled_or_as_walked(path, text, why, monkeypatch)
 
 
 @pytest.mark.parametrize("text, why", [
@@ -2560,12 +2547,7 @@ def test_a_file_named_after_the_launcher_s_own_folder_is_that_folder_s(project, 
     path = project / "test" / "run.sh"
     path.write_text(text)
     assert needs_walk(text) and why_walked(text, str(path)) == why
-    if not why:
-        _not_walked_and_as_if_walked(path, text, monkeypatch)
-    else:
-        with bench.every_walk():
-            slow = bench._check(str(path), text)
-        assert bench._check(str(path), text) == slow
+    _settled_or_as_walked(path, text, why, monkeypatch)
 
 
 @pytest.mark.parametrize("text, why", [
@@ -2598,12 +2580,7 @@ def test_a_cd_written_out_to_a_folder_that_is_there_goes_down(project, text, why
     path = project / "test" / "run.sh"
     path.write_text(text)
     assert needs_walk(text) and why_walked(text, str(path)) == why
-    if not why:
-        _not_walked_and_as_if_walked(path, text, monkeypatch)
-    else:
-        with bench.every_walk():
-            slow = bench._check(str(path), text)
-        assert bench._check(str(path), text) == slow
+    _settled_or_as_walked(path, text, why, monkeypatch)
     if why == "../setup.py may hold a setup":
         _walk_finds(path, text, "NPP205")
 
