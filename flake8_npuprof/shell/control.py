@@ -57,9 +57,7 @@ class Compounds(WalkState):
         local in a branch (`[ -n "$X" ] && local P`) may have been set global instead: its value is no longer known."""
         for name, (before, exported, sure) in self._local_saved.items():
             if not sure:
-                for table in (self.vars, self.exported):
-                    if name in table:
-                        table[name] = table[name]._replace(value=HOLE)
+                self._unknown_value(name)
                 self._changed(name)
                 continue
             self.vars.pop(name, None)

@@ -180,8 +180,8 @@ def _launch_words(cmd: Command, start: str, done: dict) -> Optional[Launch]:
             if _itself(cmd, child):
                 typed = " ".join(w.text for w in words[k:]).replace(HOLE, "<unknown>")
                 return _unknown(cmd, env, ranks, wrapper, f"it runs {shown} again, the file this command is in, which "
-                                f"the walk does not follow into itself: what that run starts is not known here (emulate "
-                                f"`{typed}` to see it)")
+                                "the walk does not follow into itself: what that run starts is not known here "
+                                f"(emulate `{typed}` to see it)")
             return _unknown(cmd, env, ranks, wrapper, f"it runs the shell script {shown}, which is not read from "
                             f"here ({_not_read(cmd, child)}): emulate {shown.rsplit('/', 1)[-1]} itself")
         if base in PREFIXES:

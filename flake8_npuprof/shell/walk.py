@@ -282,6 +282,13 @@ class Walk(Expander, Compounds):
         except (OSError, ReadError):
             return ""
 
+    def _unknown_value(self, name: str) -> None:
+        """`name` may have been changed where the walk cannot tell (a branch, a function's local): set or exported,
+        its value is no longer known."""
+        for table in (self.vars, self.exported):
+            if name in table:
+                table[name] = table[name]._replace(value=HOLE)
+
     def _changed(self, name: str) -> None:
         """Log what a command now sees of `name`: its export, or a PROFILING_* variable set without one
         (seen only if the caller exports it), or nothing."""
@@ -932,9 +939,7 @@ class Walk(Expander, Compounds):
                     self._changed(w.text)
                     continue
                 if conditional:
-                    for table in (self.vars, self.exported):
-                        if w.text in table:
-                            table[w.text] = table[w.text]._replace(value=HOLE)
+                    self._unknown_value(w.text)
                 else:
                     self.vars.pop(w.text, None)
                     self.exported.pop(w.text, None)
@@ -1684,9 +1689,7 @@ class Walk(Expander, Compounds):
             if not _NAME.fullmatch(name):
                 continue
             if conditional:
-                for table in (self.exported, self.vars):
-                    if name in table:
-                        table[name] = table[name]._replace(value=HOLE)
+                self._unknown_value(name)
                 self._changed(name)
                 continue
             self.exported.pop(name, None)
