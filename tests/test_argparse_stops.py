@@ -821,3 +821,11 @@ def test_a_switch_joined_to_characters_that_are_no_word_s_stops_the_script(capsy
            f"argument -b: ignored explicit argument '{rest}'\"), and 3.13.0 sets -b and names -{rest} among the "
            "unrecognized arguments (status 2), unless what follows stops argparse first")
     assert _answer(capsys, tmp_path, word, "--prof", text=text) == _off(why)
+
+
+@pytest.mark.xfail(strict=True, reason="left (s63, review20): -b-x is read as -b given")
+def test_a_switch_joined_to_a_dash_stops_the_script(capsys, tmp_path):
+    # python 3.9.18-3.13.0 each: "error: argument -b: ignored explicit argument '-x'", status 2 (`-b-x --prof`)
+    text = TRAIN.replace('    parser.add_argument("--size"', '    parser.add_argument("-b", action="store_true")\n'
+                         '    parser.add_argument("--size"')
+    assert _answer(capsys, tmp_path, "-b-x", "--prof", text=text)[-1] != "usable data: yes"
