@@ -338,7 +338,7 @@ def _default_refused(table, seen) -> Optional[Stop]:
     return None
 
 
-_JOINED = re.compile(r"^-\w{2,}(=.*)?$", re.A | re.S)
+_JOINED = re.compile(r"^-\w[^=\s]+(=.*)?$", re.A | re.S)
 
 
 def joined(text: str, table) -> Optional[Tuple[FlagDef, str]]:
@@ -350,7 +350,7 @@ def joined(text: str, table) -> Optional[Tuple[FlagDef, str]]:
         return None
     flag, rest = table[text[:2]], text[2:]
     while rest:
-        if flag.kind != "argparse" or flag.action not in ("store_true", "store_false") or rest[0] == "=" or \
+        if flag.kind != "argparse" or flag.action not in ("store_true", "store_false") or rest[0] in "=-" or \
                 any(k.arg == "action" and not isinstance(k.value, ast.Constant) for k in flag.call.keywords):
             return None                 # (`-b=1`, `-bc=1`: not read here)
         if rest[0] == "h":

@@ -3,6 +3,7 @@ launcher.py) and the values the resolver reads for them."""
 
 from __future__ import annotations
 
+import ast
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ..source.text import HOLE, Piece, Run, StrValue
@@ -131,7 +132,6 @@ def _chosen(flag, g: Given, found: list, defined_at: str, caught: int) -> Option
     """The value of a flag whose `choices=` (a literal) does not hold the value the launch gives it: argparse checks
     it after converting it (`value not in action.choices`) and exits with status 2, "invalid choice" (python 3.9 and
     3.13 ran it); None where it holds it or that is not known here."""
-    import ast
     from .ops import C, S, U
     node = next((k.value for k in flag.call.keywords if k.arg == "choices"), None)
     if node is None or len(found) != 1 or not isinstance(found[0], (C, S)):
@@ -175,6 +175,11 @@ def _given_values(flag, given: Dict[str, Given], type_function, defined_at: str,
         return [U(f"{flag.option} may be passed through the unknown arguments at {given[OPEN].where}", flag.py_type)]
     if g is None:
         return None
+    names = [a.value for a in flag.call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if flag.kind == "argparse" and len(names) == len(flag.call.args) and g.option not in names:
+        # another option of the same dest (`--noprof`, dest="prof", store_false): its action, not this flag's
+        return [U(f"{g.option} from {g.where} sets {flag.dest}, the dest of {flag.option}, as another option of the "
+                  "script", flag.py_type)]
     text = g.text
     note = f"as {g.option}{'=' + text if text else ''} from {g.where}"
     if text is not None and HOLE in text:
@@ -205,7 +210,6 @@ def _given_values(flag, given: Dict[str, Given], type_function, defined_at: str,
                     return [U(f"{g.option} from {g.where} is not a valid {kind}")]
                 return _raises(flag, g, kind, "ValueError", defined_at, caught)
         if getattr(flag.type_node, "attr", None) == "literal_eval" or kind == "literal_eval":
-            import ast
             if text[:1] in (" ", "\t"):      # python 3.10+ strip them first; 3.9 raises IndentationError (status 1)
                 return [U(f"{g.option} from {g.where} is not a Python literal on every python")]
             try:                            # `type=ast.literal_eval`: "False" is False, "1" is 1
