@@ -920,8 +920,6 @@ def test_a_keyword_newer_than_the_releases_recorded_is_no_failure_everywhere(tmp
                                            "after the releases recorded here: torch_npu 26.1 raises TypeError")
 
 
-@pytest.mark.xfail(strict=True, reason="left (s63, review20): a module found only on a folder the script adds to "
-                   "sys.path itself is taken for one naming no profiling")
 def test_a_module_on_a_folder_the_script_adds_to_sys_path_is_not_said_to_profile_nothing(tmp_path, capsys, monkeypatch):
     # python 3.9.18 and 3.13.0 (a stub torch_npu) run lib/inmod.go() and its profiler from `python3 train.py` in
     # tmp_path; emulate said "no profiling setup found: a run collects no profiling data", "usable data: no"
@@ -933,4 +931,19 @@ def test_a_module_on_a_folder_the_script_adds_to_sys_path_is_not_said_to_profile
     (tmp_path / "train.py").write_text('import sys\nsys.path.insert(0, "lib")\nimport inmod\ninmod.go()\n')
     monkeypatch.chdir(tmp_path)
     _, out = _emulate(capsys, "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "train.py")
-    assert out[-1] != "usable data: no"
+    said = ("train.py has no profiling setup of its own, but lib/inmod.py, which it imports, names one (line 5: "
+            "`prof = torch_npu.profiler.profile(`): a setup in a module it imports is not emulated here")
+    assert out[1:] == [said, f"usable data: unknown ({said})"]
+    # (emulate/added_path.py) without the sys.path line python stops at the import (ModuleNotFoundError), and a
+    # file that adds to sys.path but imports nothing the lookups miss keeps its answer
+    (tmp_path / "train.py").write_text("import inmod\ninmod.go()\n")
+    _, out = _emulate(capsys, "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "train.py")
+    assert out[-1] == "usable data: no"
+    (tmp_path / "train.py").write_text('import sys\nsys.path.append("lib")\nimport json\n')
+    _, out = _emulate(capsys, "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "train.py")
+    assert out[-1] == "usable data: no"
+    for line in ('sys.path.append(os.path.join(os.path.dirname(__file__), "lib"))', 'sys.path += ["lib"]',
+                 'sys.path[0:0] = ["lib"]', 'site.addsitedir("lib")'):
+        (tmp_path / "train.py").write_text(f"import os, site, sys\n{line}\nimport inmod\ninmod.go()\n")
+        _, out = _emulate(capsys, "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "train.py")
+        assert out[-1].startswith("usable data: unknown (train.py has no profiling setup of its own, but lib/inmod.py")
