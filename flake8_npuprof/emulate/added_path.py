@@ -12,10 +12,8 @@ import os
 import re
 from typing import Iterable, Optional, Sequence, Tuple
 
-from ..source import fence
-from ..source.files import ReadError, read_text
 from ..source.prefilter import PROFILING_WORDS, code_only
-from ..values.project import import_refs, search_path
+from ..values.project import load, search_path
 from ..values.resolve import DENYLIST
 
 ADDS_TO_PATH = re.compile(r"\bsys\s*\.\s*path\s*(?:\.\s*(?:insert|append|extend)\b|\+=|\[[^\]]*\]\s*=)|"
@@ -36,13 +34,8 @@ def named_on_added_path(importers: Iterable[Tuple[str, str, Sequence]], found) -
             continue
         root = search_path(importer)[-1]
         for path in _files_named(root, missing):
-            if fence.outside(path):
-                continue
-            try:
-                other = read_text(path)
-            except (OSError, ReadError):
-                continue
-            if PROFILING_WORDS.search(code_only(other)):
+            module = load(path)         # (not through a link out of the root, nor outside --no-outside's fence)
+            if module is not None and PROFILING_WORDS.search(code_only(module.src.text)):
                 return path
     return None
 
@@ -66,5 +59,6 @@ def _files_named(root: str, missing) -> Iterable[str]:
                 continue
             path = os.path.join(folder, name)
             rel = os.path.relpath(path, root)
-            if any(rel == t or rel.endswith(os.sep + t) for t in tails):
+            if any(rel == t or rel.endswith(os.sep + t) for t in tails) and \
+                    os.path.realpath(path).startswith(os.path.join(os.path.realpath(root), "")):
                 yield path
