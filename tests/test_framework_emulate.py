@@ -947,3 +947,11 @@ def test_a_module_on_a_folder_the_script_adds_to_sys_path_is_not_said_to_profile
         (tmp_path / "train.py").write_text(f"import os, site, sys\n{line}\nimport inmod\ninmod.go()\n")
         _, out = _emulate(capsys, "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "train.py")
         assert out[-1].startswith("usable data: unknown (train.py has no profiling setup of its own, but lib/inmod.py")
+    # a root too big to list whole: the module may be past the bound, so never "no"
+    from flake8_npuprof.emulate import added_path
+    monkeypatch.setattr(added_path, "MAX_ENTRIES", 2)
+    for k in range(3):
+        (tmp_path / f"a{k}.py").write_text("")
+    _, out = _emulate(capsys, "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "train.py")
+    assert out[-1] == ("usable data: unknown (train.py has no profiling setup of its own, but it imports more modules "
+                       "than are followed here: a setup in a module it imports is not emulated here)")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Iterable, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..source.prefilter import PROFILING_WORDS, code_only
 from ..values.project import load, search_path
@@ -23,7 +23,9 @@ MAX_ENTRIES = 20000         # files and folders looked at under one root: a whol
 
 def named_on_added_path(importers: Iterable[Tuple[str, str, Sequence]], found) -> Optional[str]:
     """The first file naming profiling that an import no lookup finds may be, for the importers (path, text, import
-    refs) whose code adds to sys.path; found(importer, parts) is the lookup's module or None."""
+    refs) whose code adds to sys.path; found(importer, parts) is the lookup's module or None. "" where none is found
+    but a root was too big to list whole (the answer is then not "no"), None where none is."""
+    listed: Dict[str, Tuple[List[str], bool]] = {}      # root -> its .py files and whether all, walked once
     for importer, text, refs in importers:
         code = code_only(text)
         if not ADDS_TO_PATH.search(code):
@@ -33,32 +35,40 @@ def named_on_added_path(importers: Iterable[Tuple[str, str, Sequence]], found) -
         if not missing:
             continue
         root = search_path(importer)[-1]
-        for path in _files_named(root, missing):
+        if root not in listed:
+            listed[root] = _python_files(root)
+        for path in _named(root, listed[root][0], missing):
             module = load(path)         # (not through a link out of the root, nor outside --no-outside's fence)
             if module is not None and PROFILING_WORDS.search(code_only(module.src.text)):
                 return path
-    return None
+    return "" if any(not whole for _, whole in listed.values()) else None
 
 
-def _files_named(root: str, missing) -> Iterable[str]:
-    """Files under root an import of these parts may load: `a/b.py` or `a/b/__init__.py` for `import a.b`, at any
-    depth (the added entry is the folder above), and `a.py` for its head alone; in walk order, bounded."""
-    tails = set()
-    for parts in missing:
-        for k in range(1, len(parts) + 1):
-            tails.add(os.path.join(*parts[:k]) + ".py")
-            tails.add(os.path.join(*parts[:k], "__init__.py"))
+def _python_files(root: str) -> Tuple[List[str], bool]:
+    """The .py files under root, in walk order, none through a link out of it, and whether that is all of them: at
+    most MAX_ENTRIES entries are looked at (a whole checkout is not walked)."""
+    real = os.path.join(os.path.realpath(root), "")
+    out: List[str] = []
     seen = 0
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
         seen += len(dirs) + len(files)
         if seen > MAX_ENTRIES:
-            return
-        for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
-            path = os.path.join(folder, name)
-            rel = os.path.relpath(path, root)
-            if any(rel == t or rel.endswith(os.sep + t) for t in tails) and \
-                    os.path.realpath(path).startswith(os.path.join(os.path.realpath(root), "")):
-                yield path
+            return out, False
+        out.extend(p for p in (os.path.join(folder, f) for f in sorted(files) if f.endswith(".py"))
+                   if os.path.realpath(p).startswith(real))
+    return out, True
+
+
+def _named(root: str, files: List[str], missing) -> Iterable[str]:
+    """The files an import of these parts may load: `a/b.py` or `a/b/__init__.py` for `import a.b`, at any depth
+    (the added entry is the folder above), and `a.py` or `a/__init__.py` for its head alone."""
+    tails = set()
+    for parts in missing:
+        for k in range(1, len(parts) + 1):
+            tails.add(os.path.join(*parts[:k]) + ".py")
+            tails.add(os.path.join(*parts[:k], "__init__.py"))
+    for path in files:
+        rel = os.path.relpath(path, root)
+        if any(rel == t or rel.endswith(os.sep + t) for t in tails):
+            yield path

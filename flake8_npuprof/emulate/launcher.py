@@ -370,7 +370,7 @@ def imported_profiling(ls: "LaunchSetup") -> Optional[str]:
     if hit is None:                     # a module on a folder the script (or a module) adds to sys.path itself
         from ..values.project import import_refs
         from .added_path import named_on_added_path
-        importers = [(ls.ctx.filename, ls.ctx.src.text, import_refs(ls.ctx.tree))] + \
-            [(m.path, m.src.text, m.refs) for m in modules]
+        own = import_refs(ls.ctx.tree) if ls.ctx.tree is not None else []
+        importers = [(ls.ctx.filename, ls.ctx.src.text, own)] + [(m.path, m.src.text, m.refs) for m in modules]
         hit = named_on_added_path(importers, lambda importer, parts: lookup.module(importer, 0, parts))
     return hit if hit is not None or len(modules) < MAX_IMPORTED * 16 else ""
