@@ -12,6 +12,7 @@ import os
 import re
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
+from ..source.fence import within
 from ..source.prefilter import PROFILING_WORDS, code_only
 from ..values.project import load, search_path
 from ..values.resolve import DENYLIST
@@ -47,7 +48,6 @@ def named_on_added_path(importers: Iterable[Tuple[str, str, Sequence]], found) -
 def _python_files(root: str) -> Tuple[List[str], bool]:
     """The .py files under root, in walk order, none through a link out of it, and whether that is all of them: at
     most MAX_ENTRIES entries are looked at (a whole checkout is not walked)."""
-    real = os.path.join(os.path.realpath(root), "")
     out: List[str] = []
     seen = 0
     for folder, dirs, files in os.walk(root):
@@ -56,7 +56,7 @@ def _python_files(root: str) -> Tuple[List[str], bool]:
         if seen > MAX_ENTRIES:
             return out, False
         out.extend(p for p in (os.path.join(folder, f) for f in sorted(files) if f.endswith(".py"))
-                   if os.path.realpath(p).startswith(real))
+                   if within(p, root))
     return out, True
 
 
