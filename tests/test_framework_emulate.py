@@ -931,8 +931,9 @@ def test_a_module_on_a_folder_the_script_adds_to_sys_path_is_not_said_to_profile
     (tmp_path / "train.py").write_text('import sys\nsys.path.insert(0, "lib")\nimport inmod\ninmod.go()\n')
     monkeypatch.chdir(tmp_path)
     _, out = _emulate(capsys, "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "train.py")
-    said = ("train.py has no profiling setup of its own, but lib/inmod.py, which it imports, names one (line 5: "
-            "`prof = torch_npu.profiler.profile(`): a setup in a module it imports is not emulated here")
+    said = ("train.py has no profiling setup of its own, but lib/inmod.py, which it may import from a folder it adds "
+            "to sys.path, names one (line 5: `prof = torch_npu.profiler.profile(`): a setup in a module it imports is "
+            "not emulated here")
     assert out[1:] == [said, f"usable data: unknown ({said})"]
     # (emulate/added_path.py) without the sys.path line python stops at the import (ModuleNotFoundError), and a
     # file that adds to sys.path but imports nothing the lookups miss keeps its answer

@@ -22,6 +22,11 @@ ADDS_TO_PATH = re.compile(r"\bsys\s*\.\s*path\s*(?:\.\s*(?:insert|append|extend)
 MAX_ENTRIES = 20000         # files and folders looked at under one root: a whole checkout is not walked
 
 
+class MayImport(str):
+    """The path of a module the script may import through a folder it adds to sys.path (not one a lookup found:
+    reports say so)."""
+
+
 def named_on_added_path(importers: Iterable[Tuple[str, str, Sequence]], found) -> Optional[str]:
     """The first file naming profiling that an import no lookup finds may be, for the importers (path, text, import
     refs) whose code adds to sys.path; found(importer, parts) is the lookup's module or None. "" where none is found
@@ -41,7 +46,7 @@ def named_on_added_path(importers: Iterable[Tuple[str, str, Sequence]], found) -
         for path in _named(root, listed[root][0], missing):
             module = load(path)         # (not through a link out of the root, nor outside --no-outside's fence)
             if module is not None and PROFILING_WORDS.search(code_only(module.src.text)):
-                return path
+                return MayImport(path)
     return "" if any(not whole for _, whole in listed.values()) else None
 
 

@@ -613,7 +613,10 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
     else:
         # from the script's folder, as imported.py says a module (not from the launcher's)
         shown = os.path.relpath(other, os.path.dirname(launch.script)).replace(os.sep, "/") if other else ""
-        naming = f"{shown}, which it imports, names one{named_line(other)}" if other else \
+        from .added_path import MayImport
+        how = "which it may import from a folder it adds to sys.path" if isinstance(other, MayImport) else \
+            "which it imports"
+        naming = f"{shown}, {how}, names one{named_line(other)}" if other else \
             "it imports more modules than are followed here"
         why = (f"{name} has no profiling setup of its own, but {naming}: a setup in a module it imports is not "
                "emulated here")
