@@ -87,7 +87,6 @@ def discover(paths: Sequence[str], shell: bool = True, exclude: Sequence[str] = 
         path = Path(raw)
         if raw != "-" and path.is_dir():
             ignored = GitIgnore(str(path)) if gitignore else None
-            boundary = os.path.join(os.path.realpath(path), "")
             for root, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not excluded(os.path.join(root, d), patterns)
                                  and not (ignored and ignored.ignored(os.path.join(root, d), True)))
@@ -95,7 +94,7 @@ def discover(paths: Sequence[str], shell: bool = True, exclude: Sequence[str] = 
                     full = os.path.join(root, name)
                     if excluded(full, patterns) or (ignored and ignored.ignored(full, False)):
                         continue
-                    if os.path.islink(full) and not inside(full, boundary):
+                    if os.path.islink(full) and not fence.within(full, str(path)):
                         if outside is not None and (name.endswith(".py") or (shell and "." not in name)
                                                     or name.endswith((".sh", ".bash"))):
                             outside.append((full, os.path.realpath(full)))      # its head is not read
@@ -109,11 +108,6 @@ def discover(paths: Sequence[str], shell: bool = True, exclude: Sequence[str] = 
             if raw not in seen and not (force_exclude and raw != "-" and _forced_out(raw, patterns, gitignore)):
                 seen.add(raw)
                 yield raw
-
-
-def inside(path: str, folder: str) -> bool:
-    """Whether the file `path` resolves to is in `folder` (a real path ending in a separator)."""
-    return os.path.realpath(path).startswith(folder)
 
 
 def rel_path(path: str, root: str) -> str:
