@@ -227,7 +227,7 @@ def test_keywords_added_within_a_line():
         "(6.0.rc1 raises TypeError: _ExperimentalConfig has no msprof_tx before 6.0.rc2)")
     assert codes(config("msprof_tx=True"), release="7.0") == []
     (_, _, code, message), = found(config('profiler_level="Level_none"'), release="6.0")
-    assert message.startswith('profiler_level "Level_none" is new in torch_npu 6.0.rc3: torch_npu 6.0 depends on the '
+    assert message.startswith('profiler_level "Level_none" is new in torch_npu 6.0.rc2: torch_npu 6.0 depends on the '
                               "build (6.0.rc1 resets it to Level0 with a warning on every rank)")
 
 
