@@ -441,7 +441,7 @@ def follow(w, launch, ls, target, environ):
     from ..source.text import HOLE
     if any(HOLE in x or x.startswith("--prof") for x in words):
         return None             # Megatron's --profile, which train_decorator reads, or words not known
-    if "--" in words or any(x.split("=", 1)[0] in ENDS_EARLY for x in words) or \
+    if "--" in words or any(x.split("=", 1)[0] in ENDS_EARLY for x in words) or _loose(words) or \
             any(n in launch.command.env or (environ is not None and n in environ) for n in RETURNS_EARLY) or \
             any(n in ls.ctx.src.text for n in (SWITCH,) + RETURNS_EARLY):
         return None             # (a script that names them may set them itself: os.getenv reads the process's)
@@ -452,6 +452,14 @@ def follow(w, launch, ls, target, environ):
     training = os.path.relpath(code.training, os.path.dirname(launch.script)).replace(os.sep, "/")
     profiles = {"no profiling": False, "unknown": None}.get(verdict, True)
     return Followed(verdict, f"{training}, which {os.path.basename(launch.script)} imports: {why}", profiles)
+
+
+def _loose(words: List[str]) -> bool:
+    """Whether a word may be a positional, which Megatron's parse_args refuses (status 2; core_v0.12.1
+    arguments.py#L69-84): a first word or a second in a row that is no option (`--save path to x`, an unquoted
+    value split). An option may take several (nargs="+"), which is not read here: the answer is left as it was."""
+    return any(not x.startswith("-") and (i == 0 or not words[i - 1].startswith("-") or "=" in words[i - 1])
+               for i, x in enumerate(words))
 
 
 def _answer(w, launch, code: Code, environ) -> Optional[Tuple[str, str]]:
