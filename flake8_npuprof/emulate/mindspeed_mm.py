@@ -438,10 +438,12 @@ def follow(w, launch, ls, target, environ):
     if code is None:
         return None
     words = [x.text for x in launch.args]
+    from ..shell.parse import without_redirections
     from ..source.text import HOLE
     if any(HOLE in x or x.startswith("--prof") for x in words):
         return None             # Megatron's --profile, which train_decorator reads, or words not known
-    if "--" in words or any(x.split("=", 1)[0] in ENDS_EARLY for x in words) or _loose(words) or \
+    if "--" in words or any(x.split("=", 1)[0] in ENDS_EARLY for x in words) or \
+            _loose([x.text for x in without_redirections(launch.args)]) or \
             any(n in launch.command.env or (environ is not None and n in environ) for n in RETURNS_EARLY) or \
             any(n in ls.ctx.src.text for n in (SWITCH,) + RETURNS_EARLY):
         return None             # (a script that names them may set them itself: os.getenv reads the process's)
