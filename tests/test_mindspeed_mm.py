@@ -616,6 +616,8 @@ def test_words_that_may_be_positionals_keep_the_answer_it_had(capsys, tmp_path, 
     # ignore_unknown_args, which MindSpeed-MM's pretrain() does not pass) exits with status 2 on words no option
     # takes; emulate said "usable data: yes". Which words an option takes (nargs) is not read here
     assert _answer(capsys, tmp_path, _edit(enable=True), flags=flags) == (None, BEFORE)
+    # with "enable": false no profiler starts, whether Megatron stops at the words or not
+    assert _answer(capsys, tmp_path, flags=flags)[1].startswith("usable data: no (")
     # a redirection's words are no positionals
     assert _answer(capsys, tmp_path, _edit(enable=True), flags="--mm-tool ./tools/tool.json --save ./w 2>&1 | tee x")\
         == (HEAD + ON.format("", tmp_path), "usable data: yes")

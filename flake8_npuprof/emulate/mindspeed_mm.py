@@ -443,7 +443,6 @@ def follow(w, launch, ls, target, environ):
     if any(HOLE in x or x.startswith("--prof") for x in words):
         return None             # Megatron's --profile, which train_decorator reads, or words not known
     if "--" in words or any(x.split("=", 1)[0] in ENDS_EARLY for x in words) or \
-            _loose([x.text for x in without_redirections(launch.args)]) or \
             any(n in launch.command.env or (environ is not None and n in environ) for n in RETURNS_EARLY) or \
             any(n in ls.ctx.src.text for n in (SWITCH,) + RETURNS_EARLY):
         return None             # (a script that names them may set them itself: os.getenv reads the process's)
@@ -451,6 +450,8 @@ def follow(w, launch, ls, target, environ):
     if answer is None:
         return None
     verdict, why = answer
+    if verdict != "no profiling" and _loose([x.text for x in without_redirections(launch.args)]):
+        return None             # (where Megatron stops at the words, nothing is collected either: "no" holds)
     training = os.path.relpath(code.training, os.path.dirname(launch.script)).replace(os.sep, "/")
     profiles = {"no profiling": False, "unknown": None}.get(verdict, True)
     return Followed(verdict, f"{training}, which {os.path.basename(launch.script)} imports: {why}", profiles)
