@@ -903,6 +903,28 @@ def test_under_every_release_a_keyword_some_lack_leaves_the_answer_unknown(tmp_p
     assert code == 0
 
 
+def test_a_keyword_the_first_builds_of_6_0_lack_is_no_failure_of_6_0(tmp_path, capsys):
+    # 6.0.rc1's _ExperimentalConfig has no msprof_tx (Ascend/pytorch@v6.0.rc1-pytorch2.1.0:torch_npu/profiler/
+    # experimental_config.py#L46-52; the record's exp.msprof_tx.*: TypeError), 6.0.rc2 on take it (v6.0.rc2-pytorch2.1.0
+    # #L55-63): under --torch-npu 6.0 emulate said "fails", "usable data: no", of 6.0.0's builds that collect
+    body = GOOD.replace("export_type=[ExportType.Text, ExportType.Db])", "msprof_tx=True)")
+    path = _script(tmp_path, body)
+    code, out = _emulate(capsys, "--torch-npu", "6.0", "--cwd", tmp_path, path)
+    assert code == 1 and out[1] == ("train.py:6 profile: UNKNOWN: _ExperimentalConfig's keyword msprof_tx is new in "
+                                    "torch_npu 6.0: torch_npu 6.0 depends on the build (6.0.rc1 raises TypeError: "
+                                    "_ExperimentalConfig has no msprof_tx before 6.0.rc2); drop it, or target "
+                                    "torch_npu 6.0+"), out[1]
+    assert out[2].startswith("usable data: unknown (line 6: ")
+    # under every release (no torch-npu installed) it said "usable data: yes" (6.0.rc1 stops at _ExperimentalConfig)
+    code, out = _emulate(capsys, "--cwd", tmp_path, path)
+    assert code == 1 and out[1] == ("train.py:6 profile: UNKNOWN: depends on the torch_npu build: "
+                                    "_ExperimentalConfig's keyword msprof_tx is new in torch_npu 6.0.rc2: torch_npu "
+                                    "6.0.rc1 raises TypeError when the script starts"), out[1]
+    assert out[2].startswith("usable data: unknown (line 6: depends on the torch_npu build")
+    code, out = _emulate(capsys, "--torch-npu", "7.0", "--cwd", tmp_path, path)
+    assert code == 0
+
+
 def test_a_keyword_newer_than_the_releases_recorded_is_no_failure_everywhere(tmp_path, capsys):
     # profile(execution_trace_observer=...) is taken by torch_npu 26.2.0-beta.1 (its builds for torch 2.12 and 2.13)
     # and master (Ascend/pytorch@v26.2.0-beta.1-pytorch2.13.0:torch_npu/profiler/profiler.py#L214): "usable data: no"

@@ -608,6 +608,21 @@ def test_words_that_skip_or_end_training_keep_the_answer_it_had(capsys, tmp_path
     assert _answer(capsys, tmp_path, _edit(enable=True), flags=flags) == (None, BEFORE)
 
 
+@pytest.mark.parametrize("flags", ["--mm-tool ./tools/tool.json --save path to save your weight",
+                                   "weights --mm-tool ./tools/tool.json"])
+def test_words_that_may_be_positionals_keep_the_answer_it_had(capsys, tmp_path, flags):
+    # MindSpeed-MM's examples/vace/1.3B/pretrain_fsdp.sh passes `--save $SAVE_PATH`, unquoted, with SAVE_PATH="path to
+    # save your vace weight": Megatron-LM core_v0.12.1's parse_args (arguments.py#L69-84: parser.parse_args() unless
+    # ignore_unknown_args, which MindSpeed-MM's pretrain() does not pass) exits with status 2 on words no option
+    # takes; emulate said "usable data: yes". Which words an option takes (nargs) is not read here
+    assert _answer(capsys, tmp_path, _edit(enable=True), flags=flags) == (None, BEFORE)
+    # with "enable": false no profiler starts, whether Megatron stops at the words or not
+    assert _answer(capsys, tmp_path, flags=flags)[1].startswith("usable data: no (")
+    # a redirection's words are no positionals
+    assert _answer(capsys, tmp_path, _edit(enable=True), flags="--mm-tool ./tools/tool.json --save ./w 2>&1 | tee x")\
+        == (HEAD + ON.format("", tmp_path), "usable data: yes")
+
+
 @pytest.mark.parametrize("env", ["export OOTB_OPTIMIZER_PARSE_ARGS=TRUE\n", "OOTB_OPTIMIZER_PARSE_MODEL=TRUE "])
 def test_an_auto_settings_switch_keeps_the_answer_it_had(capsys, tmp_path, env):
     # pretrain() returns before training where either is TRUE (57069cd training.py)

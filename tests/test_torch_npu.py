@@ -224,10 +224,10 @@ def test_keywords_added_within_a_line():
     (_, _, code, message), = found(config("msprof_tx=True"), release="6.0")
     assert code == "NPP303" and message.startswith(
         "_ExperimentalConfig's keyword msprof_tx is new in torch_npu 6.0: torch_npu 6.0 depends on the build "
-        "(6.0.rc1 raises TypeError: _ExperimentalConfig has no msprof_tx before 6.0.rc3)")
+        "(6.0.rc1 raises TypeError: _ExperimentalConfig has no msprof_tx before 6.0.rc2)")
     assert codes(config("msprof_tx=True"), release="7.0") == []
     (_, _, code, message), = found(config('profiler_level="Level_none"'), release="6.0")
-    assert message.startswith('profiler_level "Level_none" is new in torch_npu 6.0.rc3: torch_npu 6.0 depends on the '
+    assert message.startswith('profiler_level "Level_none" is new in torch_npu 6.0.rc2: torch_npu 6.0 depends on the '
                               "build (6.0.rc1 resets it to Level0 with a warning on every rank)")
 
 
@@ -622,14 +622,14 @@ def test_whether_a_file_mentions_torch_npu_is_asked_of_its_text_once_per_analysi
 
 
 def test_the_6_0_rc1_aside_goes_with_the_6_0_line_only():
-    # msprof_tx is new in 6.0.rc3: 6.0.rc1 raises TypeError there, so "(6.0.rc1: on every rank)" after what 7.0+ do
+    # msprof_tx is new in 6.0.rc2: 6.0.rc1 raises TypeError there, so "(6.0.rc1: on every rank)" after what 7.0+ do
     # claimed a warning 6.0.rc1 never prints (Ascend/pytorch v6.0.rc1-pytorch2.1.0 experimental_config.py#L46-52)
     (_, _, code, message), = found(config("msprof_tx=1"))
     assert code == "NPP300"
     assert message == ("msprof_tx=1 is not a bool: torch_npu 7.0+ resets it to False with a warning on rank 0 only; on "
                        "torch_npu 5.0 it raises TypeError (_ExperimentalConfig has no msprof_tx before 6.0); on "
                        "torch_npu 6.0 it depends on the build (6.0.rc1 raises TypeError: _ExperimentalConfig has no "
-                       "msprof_tx before 6.0.rc3); write msprof_tx=True or msprof_tx=False")
+                       "msprof_tx before 6.0.rc2); write msprof_tx=True or msprof_tx=False")
     (_, _, _, message), = found(config('data_simplification="x"'))
     assert message == ("data_simplification='x' is not a bool: torch_npu 7.0+ resets it to True with a warning on "
                        "rank 0 only; on torch_npu 5.0 it depends on the build (5.0.rc3 keeps the value as written, "

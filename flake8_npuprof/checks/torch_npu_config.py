@@ -38,10 +38,10 @@ def experimental(ctx, names: Names, call: ast.Call) -> None:
         elif len(set(got)) == 1 and got[0] in levels.values():
             level = got[0]
     if level == "Level_none" and given_levels and not isinstance(given_levels[0], EnumRef):
-        _report(ctx, "NPP300", kws["profiler_level"].value, "profiler_level \"Level_none\" is new in torch_npu 6.0.rc3",
+        _report(ctx, "NPP300", kws["profiler_level"].value, "profiler_level \"Level_none\" is new in torch_npu 6.0.rc2",
                 {"5.0": BUILD_50, "6.0": clause("depends on the build",
                                                 aside("6.0.rc1 resets it to Level0 with a warning on every rank"))},
-                "target torch_npu 6.0.rc3 or later")
+                "target torch_npu 6.0.rc2 or later")
     metric_ok = _metric(ctx, kws.get("aic_metrics"), values.get("aic_metrics"), level, "profiler_level" in kws,
                         data) if level != "reset" else None
     for name, default in data["bools"].items():

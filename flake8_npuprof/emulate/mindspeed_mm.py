@@ -438,6 +438,7 @@ def follow(w, launch, ls, target, environ):
     if code is None:
         return None
     words = [x.text for x in launch.args]
+    from ..shell.parse import without_redirections
     from ..source.text import HOLE
     if any(HOLE in x or x.startswith("--prof") for x in words):
         return None             # Megatron's --profile, which train_decorator reads, or words not known
@@ -449,9 +450,19 @@ def follow(w, launch, ls, target, environ):
     if answer is None:
         return None
     verdict, why = answer
+    if verdict != "no profiling" and _loose([x.text for x in without_redirections(launch.args)]):
+        return None             # (where Megatron stops at the words, nothing is collected either: "no" holds)
     training = os.path.relpath(code.training, os.path.dirname(launch.script)).replace(os.sep, "/")
     profiles = {"no profiling": False, "unknown": None}.get(verdict, True)
     return Followed(verdict, f"{training}, which {os.path.basename(launch.script)} imports: {why}", profiles)
+
+
+def _loose(words: List[str]) -> bool:
+    """Whether a word may be a positional, which Megatron's parse_args refuses (status 2; core_v0.12.1
+    arguments.py#L69-84): a first word or a second in a row that is no option (`--save path to x`, an unquoted
+    value split). An option may take several (nargs="+"), which is not read here: the answer is left as it was."""
+    return any(not x.startswith("-") and (i == 0 or not words[i - 1].startswith("-") or "=" in words[i - 1])
+               for i, x in enumerate(words))
 
 
 def _answer(w, launch, code: Code, environ) -> Optional[Tuple[str, str]]:

@@ -412,8 +412,10 @@ def _lacked(ctx, call: ast.Call, kws: Mapping[str, ast.AST], releases: Tuple[str
     """Under every release (where NPP303 is said only of what every release lacks): why the answer depends on the
     release, where this profile() or the _ExperimentalConfig or schedule it is given names a keyword that some of the
     replayed releases lack (TypeError when the script starts), or one only builds after the releases recorded
-    take; "" for none. (6.0.rc1, which lacks msprof_tx, op_attr and gc_detect_threshold, is not told apart.)"""
+    take, or one the first builds of a replayed release lack (6.0.rc1: msprof_tx, op_attr, gc_detect_threshold);
+    "" for none."""
     data = K.data()
+    builds = ""                         # a keyword some builds lack, said where no release lacks one
     calls = [(call, "profile")] + [(made, what) for made, what in (
         (_made_by(ctx, kws.get("experimental_config")), "_ExperimentalConfig"),
         (_made_by(ctx, kws.get("schedule")), "schedule")) if made is not None]
@@ -424,13 +426,17 @@ def _lacked(ctx, call: ast.Call, kws: Mapping[str, ast.AST], releases: Tuple[str
             first = table.get(kw.arg or "")
             lack = list(releases) if later is not None else \
                 [r for r in releases if first is not None and r in K.releases_before(first)]
+            build = data.get("first_build", {}).get(what, {}).get(kw.arg or "")
+            if not lack and build and first in releases and not builds:
+                builds = (f"depends on the torch_npu build: {what}'s keyword {kw.arg} is new in torch_npu {build[1]}: "
+                          f"torch_npu {build[0]} raises TypeError when the script starts")
             if not lack:
                 continue
             said = K.newer_keyword(what, str(kw.arg), later) if later is not None else \
                 f"{what}'s keyword {kw.arg} is new in torch_npu {first}"
             shown = lack[0] if len(lack) == 1 else f"{lack[0]}-{lack[-1]}"
             return f"depends on the torch_npu release: {said}: torch_npu {shown} raises TypeError when the script starts"
-    return ""
+    return builds
 
 
 def _every_release(fatal, target: Target) -> bool:
