@@ -2730,7 +2730,9 @@ LOST_FUZZ = ["cd $d", "cd ${A}/${d}", "cd $A/$R/$d", "cd $A", "cd ..", "cd a", "
              "python3 -m t --trace=False", "if [ -z $d ]; then", "else", "fi", "then", "exit 0", "true &&", "(cd $A)",
              "pushd a", "popd", "eval cd a", "read d", "echo ${d:=a}", "export d=a", "echo 'x", "echo \"",
              "for d in a; do echo; done", "f() { cd a; }", "f", "echo ok", "cd {root}", "A=$(cd {root}; pwd)",
-             'A="{root}"', "A=$PWD"]
+             'A="{root}"', "A=$PWD", "IFS=/", "cd a/$d", "cd $d;", "set -- a", "d=${1}", "A=a",
+             "python3 a/t.py --trace=False", "exec python3 t.py --trace=False",
+             "env -C {root} python3 t.py --trace=False", "bash -c 'cd a'", "sudo -D a python3 t.py --trace=False"]
 
 
 def test_random_launchers_of_cd_lines_that_lose_the_folder_are_as_walked(project, count=150):
