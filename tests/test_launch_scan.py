@@ -2709,6 +2709,10 @@ LOST_DIR = 'E=$(cd "$(dirname "$0")"; pwd)\ncd $E\ncd ..\nE=$(pwd)\nR=results/1p
     ("echo ${d:=a}\ncd $d\npython3 t.py --trace=False\n", "a/t.py may hold a setup"),
     ("for d in a; do echo; done\ncd $d\npython3 t.py --trace=False\n", "a/t.py may hold a setup"),
     ("cd $PWD\ncd a\npython3 t.py --trace=False\n", "a/t.py may hold a setup"),
+    # a block word that is none (`echo "; fi"`, `nohup fi`) closes no block: the `cd` is in a branch the walk skips
+    ('if false; then\necho "; fi"\ncd $d\nfi\npython3 ../t.py --trace=False\n', "../t.py may hold a setup"),
+    ("if false; then\nnohup fi\ncd $d\nfi\npython3 ../t.py --trace=False\n", "../t.py may hold a setup"),
+    ("if false; then\necho '\"' \"\nfi\"\ncd $d\nfi\npython3 ../t.py --trace=False\n", "../t.py may hold a setup"),
 ])
 def test_a_cd_to_a_value_the_walk_cannot_know_comes_before_every_launch(project, text, why, monkeypatch):
     """A top-level `cd` to a word with a variable that nothing before it sets (or only to an argument: check knows
@@ -2732,7 +2736,10 @@ LOST_FUZZ = ["cd $d", "cd ${A}/${d}", "cd $A/$R/$d", "cd $A", "cd ..", "cd a", "
              "for d in a; do echo; done", "f() { cd a; }", "f", "echo ok", "cd {root}", "A=$(cd {root}; pwd)",
              'A="{root}"', "A=$PWD", "IFS=/", "cd a/$d", "cd $d;", "set -- a", "d=${1}", "A=a",
              "python3 a/t.py --trace=False", "exec python3 t.py --trace=False",
-             "env -C {root} python3 t.py --trace=False", "bash -c 'cd a'", "sudo -D a python3 t.py --trace=False"]
+             "env -C {root} python3 t.py --trace=False", "bash -c 'cd a'", "sudo -D a python3 t.py --trace=False",
+             "if false; then", 'echo "; fi"', "nohup fi", "echo '\"' \"x", 'echo "x', "case x in", "x) cd a;;", "esac",
+             "if false; then cd $d; fi", "true; fi", 'X="$(echo ")")"', "while false; do",
+             'if false; then\necho "; fi"', "if false; then\nnohup fi", "if false; then\ncd $d\nfi"]
 
 
 def test_random_launchers_of_cd_lines_that_lose_the_folder_are_as_walked(project, count=150):

@@ -1920,22 +1920,29 @@ def _lost_first(t: _Text, launcher: str) -> bool:
 
 def _top_level(head: str) -> bool:
     """Whether a line after these lines is at the top level of the launcher, run wherever the walk reaches it: no
-    `\\`, backtick or here-document, no quote left open on a line, each `{` a `${`, each `(` a `$(` or `$((`, each
-    block word heading a command and closed by its own, and the last line does not carry on (`&&`, `||`, `|`)."""
-    if "\\" in head or "`" in head or head.count("{") != head.count("}") or head.count("(") != head.count(")") or \
+    `\\`, backtick or here-document, no quote or parenthesis left open on a line, each `{` a `${`, each `(` a `$(` or
+    `$((`, and the last line does not carry on (`&&`, `||`, `|`); each block word closed by its own, and each where a
+    command starts for certain: after the line's start, a `;` or then/do/else/elif, with no quote, parenthesis or `$`
+    before it on its line (`echo "; fi"`, `nohup fi`: no keyword; where a false one closed a block, the `cd` would be
+    in a branch the walk may skip)."""
+    if "\\" in head or "`" in head or head.count("{") != head.count("}") or \
             any(head[k - 1:k] != "$" for k in _places(head, "{")) or \
             any(head[k - 1:k] not in ("$", "(") for k in _places(head, "(")):
         return False
-    lines = head.split("\n")
-    if any(line.count('"') % 2 or line.count("'") % 2 for line in lines):
-        return False
+    lines = re.compile(_OWN_FOLDER_SET, re.M).sub("=D", head).split("\n")   # (its quotes nest in `$(`: taken out)
+    if any(not _quotes_closed(line) or line.count("(") != line.count(")") or
+           ('"' in line or "'" in line) and ("$(" in line or re.search(r"\$\{[^}]*[\"']", line)) for line in lines):
+        return False                            # (quotes only where no `$(` or `${` may nest others)
     last = next((line.strip() for line in reversed(lines) if line.strip()), "")
     if last.endswith(("&&", "||", "|")):
         return False
     opened: List[str] = []
     for m in re.compile(_BLOCK_WORD).finditer(head):
         word = m.group(1)
-        if word == "function" or not _at_head(head, m.start()):
+        before = head[head.rfind("\n", 0, m.start()) + 1:m.start()]
+        if word == "function" or any(c in before for c in "\"'()$") or \
+                before.strip() and not before.rstrip().endswith(";") and \
+                before.split()[-1] not in ("then", "do", "else", "elif"):
             return False
         if word in _CLOSED_BY:
             opened.append(_CLOSED_BY[word])
@@ -1945,6 +1952,17 @@ def _top_level(head: str) -> bool:
         elif not opened:
             return False                        # (`then`, `else`, `do` outside a block)
     return not opened
+
+
+def _quotes_closed(line: str) -> bool:
+    """Whether a line without `\\` ends outside quotes (a `'` inside `"..."` is no quote, nor a `"` inside `'...'`)."""
+    state = ""
+    for c in line:
+        if not state and c in "\"'":
+            state = c
+        elif c == state:
+            state = ""
+    return not state
 
 
 def _not_known(name: str, head: str, plain: str) -> bool:
