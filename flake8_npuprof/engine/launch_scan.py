@@ -1929,7 +1929,7 @@ def _top_level(head: str) -> bool:
             any(head[k - 1:k] != "$" for k in _places(head, "{")) or \
             any(head[k - 1:k] not in ("$", "(") for k in _places(head, "(")):
         return False
-    lines = re.compile(_OWN_FOLDER_SET, re.M).sub("=D", head).split("\n")   # (its quotes nest in `$(`: taken out)
+    lines = re.compile(_OWN_FOLDER_SET).sub("=D", head).split("\n")   # (its quotes nest in `$(`: taken out)
     if any(not _quotes_closed(line) or line.count("(") != line.count(")") or
            ('"' in line or "'" in line) and ("$(" in line or re.search(r"\$\{[^}]*[\"']", line)) for line in lines):
         return False                            # (quotes only where no `$(` or `${` may nest others)
