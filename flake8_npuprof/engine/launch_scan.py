@@ -1772,6 +1772,8 @@ def why_walked(text: str, path: str) -> str:
     candidates += _modules({m for p, t in texts.items() if p in own_shell for m in t.modules}, region, found)
     why = next((f"{os.path.relpath(p, os.path.dirname(launcher))} may hold a setup"
                 for p in candidates if _may_have_setups(p)), "")
+    if why and len(texts) == 1 and _lost_first(own, launcher):
+        why = ""                        # (the walk has no folder where it names them: _lost_first)
     if not why and functions and _called_by_value(texts, edges):
         return BY_VALUE                 # (where its heads by value are not known, its counts above do not hold)
     return why
@@ -1859,6 +1861,150 @@ def _cd_height(t: _Text, folder: str) -> Optional[int]:
         if height > MAX_LEVELS or observed.note(here)[0] != "dir":
             return None                 # (a folder not there: bash stays where it is, and the lines after go on)
     return height
+
+
+# a line `cd WORD`, WORD written out but for `$X`, `${X}`
+# (BigGAN's train_1p.sh: `cd ${EXEC_DIR}/${RESULTS}/${device_id}`)
+_LOST_CD = r"[ \t]*cd[ \t]+((?:[\w./+-]|\$[A-Za-z_]\w*|\$\{[A-Za-z_]\w*\})+)[ \t]*"
+_CD_PART = r"\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})"
+# the words that open or close a block, and what each opener is closed by
+_BLOCK_WORD = r"(?<![\w.-])(if|then|elif|else|fi|case|esac|for|while|until|select|do|done|function)(?![\w.-])"
+_CLOSED_BY = {"if": "fi", "case": "esac", "for": "done", "while": "done", "until": "done", "select": "done"}
+_GIVEN = r"""=(["']?)\$(?:\d|\{\d+\})\1[ \t]*(?=\n|$)"""       # (one of the launcher's arguments: check knows none)
+# a value without a blank, as the walk gives it: a name written out, `$(pwd)` where no folder the walk goes to has one
+# (_blank_free: with _OWN_FOLDER_SET and _GIVEN)
+_BLANK_FREE = r"""=(?:(["']?)[\w./+-]*\1|\$\([ \t]*pwd[ \t]*\)|`[ \t]*pwd[ \t]*`)[ \t]*(?=\n|$)"""
+# what may change the walk's folder after such a `cd`, or run what the scan does not read there
+_MOVERS = ("cd", "pushd", "popd", "eval", "source", "alias", "trap")
+_DOT_COMMAND = r"(?:^|[\n;&|(`{])[ \t]*\.[ \t]"
+
+
+def _lost_first(t: _Text, launcher: str) -> bool:
+    """Whether the walk loses its folder before the launcher names any script or module (it runs or sources no file,
+    defines no function and heads no command by a value): a line `cd WORD` at its top level (the lines before it
+    open no block they do not close, hold no quote, `\\`, backtick, subshell or group across lines, and do not carry
+    on into it) whose WORD reads, before any variable that may hold a blank, one whose value the walk does not know
+    there: no line before it sets that variable but to one of the launcher's arguments (`device_id=$1`: check walks
+    it without them), nor can (_sets_unnamed, `${X:=y}`). shell/walk.Walk then sets its folders to none (a `cd` to
+    a word not known), and no `cd`, `pushd`, `popd`, `eval`, `source`, alias or trap after it gives one back: each
+    later launch has no folder, and shell/launches._script starts no script there (nor `-m`: found in no folder),
+    so no script it names is analysed. A blank in a variable before it would split the word (`A="/tmp /"`: the walk
+    goes to /tmp): each such variable is set only to a name written out, `$(pwd)` or the launcher's folder, and
+    every `cd` before it to such words, from a launcher whose path has no blank (_blank_free)."""
+    text = t.text
+    if t.shells or t.defined or t.by_value() != [] or "<<" in text or re.compile(_DOT_COMMAND).search(text):
+        return False
+    if any(c.isspace() for c in launcher) or any(n in ("alias", "trap") for _, n in _names_at(text, _MOVERS)):
+        return False
+    start = 0
+    for line in text.split("\n"):
+        cd = re.compile(_LOST_CD).fullmatch(line)
+        head = text[:start]
+        start += len(line) + 1
+        if ".py" in head or "-m" in head:
+            return False                        # (a script or module before it)
+        if cd is None or not _top_level(head):
+            continue
+        plain = head.replace('"', "").replace("'", "")
+        if _sets_unnamed(plain) or \
+                _names_at(text[start:].replace('"', "").replace("'", "").replace("\\", ""), _MOVERS):
+            continue
+        for part in re.compile(_CD_PART).finditer(cd.group(1)):
+            name = part.group(1) or part.group(2)
+            if _not_known(name, head, plain):
+                return not part.start() or _cds_blank_free(head, plain)     # (a blank before it may split the word)
+            if not _blank_free(name, head, plain):
+                break
+    return False
+
+
+def _top_level(head: str) -> bool:
+    """Whether a line after these lines is at the top level of the launcher, run wherever the walk reaches it: no
+    `\\`, backtick or here-document, no quote or parenthesis left open on a line, each `{` a `${`, each `(` a `$(` or
+    `$((`, and the last line does not carry on (`&&`, `||`, `|`); each block word closed by its own, and each where a
+    command starts for certain: after the line's start, a `;` or then/do/else/elif, with no quote, parenthesis or `$`
+    before it on its line (`echo "; fi"`, `nohup fi`: no keyword; where a false one closed a block, the `cd` would be
+    in a branch the walk may skip)."""
+    if "\\" in head or "`" in head or head.count("{") != head.count("}") or \
+            any(head[k - 1:k] != "$" for k in _places(head, "{")) or \
+            any(head[k - 1:k] not in ("$", "(") for k in _places(head, "(")):
+        return False
+    lines = re.compile(_OWN_FOLDER_SET).sub("=D", head).split("\n")   # (its quotes nest in `$(`: taken out)
+    if any(not _quotes_closed(line) or line.count("(") != line.count(")") or
+           ('"' in line or "'" in line) and ("$(" in line or re.search(r"\$\{[^}]*[\"']", line)) for line in lines):
+        return False                            # (quotes only where no `$(` or `${` may nest others)
+    last = next((line.strip() for line in reversed(lines) if line.strip()), "")
+    if last.endswith(("&&", "||", "|")):
+        return False
+    opened: List[str] = []
+    for m in re.compile(_BLOCK_WORD).finditer(head):
+        word = m.group(1)
+        before = head[head.rfind("\n", 0, m.start()) + 1:m.start()]
+        if word == "function" or any(c in before for c in "\"'()$") or \
+                before.strip() and not before.rstrip().endswith(";") and \
+                before.split()[-1] not in ("then", "do", "else", "elif"):
+            return False
+        if word in _CLOSED_BY:
+            opened.append(_CLOSED_BY[word])
+        elif word in ("fi", "esac", "done"):
+            if not opened or opened.pop() != word:
+                return False
+        elif not opened:
+            return False                        # (`then`, `else`, `do` outside a block)
+    return not opened
+
+
+def _quotes_closed(line: str) -> bool:
+    """Whether a line without `\\` ends outside quotes (a `'` inside `"..."` is no quote, nor a `"` inside `'...'`)."""
+    state = ""
+    for c in line:
+        if not state and c in "\"'":
+            state = c
+        elif c == state:
+            state = ""
+    return not state
+
+
+def _not_known(name: str, head: str, plain: str) -> bool:
+    """Whether the walk knows no value of the variable after these lines (plain: them without quotes): it is none
+    the walk sets itself, and they only read it (`$X`, `${X}`) or set it to one of the launcher's arguments at a line's
+    head (`X=$1`, `X="${2}"`)."""
+    if name in ("PWD", "HOME", "OLDPWD", "BASH_SOURCE"):
+        return False
+    n = len(name)
+    if any(plain[k - 1] == "{" and not plain.startswith("}", k + n) for k in _reads(plain, name)):
+        return False                            # (`${X:=y}`, `${X=y}` set it)
+    return len(_mentions(head, name)) == len(_mentions(plain, name)) and \
+        all((not k or plain[k - 1] == "\n") and re.compile(_GIVEN).match(plain, k + n) for k in _mentions(plain, name))
+
+
+def _blank_free(name: str, head: str, plain: str) -> bool:
+    """Whether each line that names the variable sets it at its head to a value without a blank in the walk: a name
+    written out, `$(pwd)`, the launcher's folder (_OWN_FOLDER_SET), one of its arguments (not known: a `cd` to it
+    loses the folder); `$(pwd)` holds none where no folder the walk goes to has one (_cds_blank_free)."""
+    at = _mentions(head, name)
+    n = len(name)
+    if len(at) != len(_mentions(plain, name)) or \
+            any(head[k - 1] == "{" and not head.startswith("}", k + n) for k in _reads(head, name)):
+        return False
+    return all(not (k and head[k - 1] != "\n") and any(re.compile(v).match(head, k + n)
+                                                           for v in (_BLANK_FREE, _OWN_FOLDER_SET, _GIVEN))
+               for k in at)
+
+
+def _cds_blank_free(head: str, plain: str) -> bool:
+    """Whether no folder the walk goes to in these lines has a blank, from a launcher whose path has none: each `cd` is
+    a line `cd WORD` (_LOST_CD) whose variables are _blank_free, or in a value of the launcher's folder (a subshell's,
+    which does not come back); no `pushd` or `popd`."""
+    for k, word in _names_at(head, ("cd", "pushd", "popd")):
+        line = head[head.rfind("\n", 0, k) + 1:_line_end(head, k)]
+        if word == "cd" and re.compile(_OWN_FOLDER_SET).search(line):
+            continue
+        cd = re.compile(_LOST_CD).fullmatch(line) if word == "cd" else None
+        if cd is None or not all(_blank_free(m.group(1) or m.group(2), head, plain)
+                                 for m in re.compile(_CD_PART).finditer(cd.group(1))):
+            return False
+    return True
 
 
 def _may_source(name: str, quoted: bool, texts: Dict[str, _Text],
@@ -2182,21 +2328,30 @@ def _own_folder(var: str, text: str, launcher: bool) -> bool:
             return False                        # (the assignment, once, heading its command)
     elif _mentions(plain, var) or _reads(plain, var):
         return False
-    if "${!" in plain or "[[" in plain or ("((" in plain or "$[" in plain or "[" in plain) and \
-            re.compile(_NAMED_ARITHMETIC).search(plain):
+    if _sets_unnamed(plain):
         return False
-    for word in _SETTERS:
-        k, n = plain.find(word), len(word)
-        while k >= 0:
-            if (not k or plain[k - 1] in _SETTER_BEFORE) and (k + n == len(plain) or plain[k + n] in _SETTER_AFTER) \
-                    and not (word == "export" and re.compile(_PLAIN_EXPORT).match(plain, k)):
-                return False                    # (not `/usr/local`, `readlink`: inside a word)
-            k = plain.find(word, k + 1)
     if not launcher:
         return True
     n = len(var)
     return not any(plain[k - 1] == "{" and not plain.startswith("}", k + n) or plain.startswith("[", k + n)
                    for k in _reads(plain, var))     # `${D:=x}`, `${D[0]}`
+
+
+def _sets_unnamed(plain: str) -> bool:
+    """Whether a text (its quotes and `\\` left out) has a way to set a variable whose name is not written out before
+    an `=` (_SETTERS as a command's word, but `export NAME=value` alone on its line; `${!`, `[[`, an arithmetic or
+    index with a `$`)."""
+    if "${!" in plain or "[[" in plain or ("((" in plain or "$[" in plain or "[" in plain) and \
+            re.compile(_NAMED_ARITHMETIC).search(plain):
+        return True
+    for word in _SETTERS:
+        k, n = plain.find(word), len(word)
+        while k >= 0:
+            if (not k or plain[k - 1] in _SETTER_BEFORE) and (k + n == len(plain) or plain[k + n] in _SETTER_AFTER) \
+                    and not (word == "export" and re.compile(_PLAIN_EXPORT).match(plain, k)):
+                return True                     # (not `/usr/local`, `readlink`: inside a word)
+            k = plain.find(word, k + 1)
+    return False
 
 
 def _unfollowed_of(files, suffix: str, texts: Dict[str, _Text], read: Dict[str, str], launcher: str) -> str:
