@@ -2769,3 +2769,27 @@ def test_random_launchers_of_cd_lines_that_lose_the_folder_are_as_walked(project
             slow = bench._check(str(path), text)
         assert bench._check(str(path), text) == slow, text
     assert settled >= 15
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_function_calls_and_lines_naming_them_counted_as_word_by_word(seed):
+    """_times counts a call where a word of `[\\w.:-]` characters is a function's name, and _args gives None where a
+    line (its `\\`-newlines joined) that names one has an expansion or a quote left open: asked of the whole text
+    (_names_at), as they were of each word and each line."""
+    import random
+    from flake8_npuprof.engine import launch_scan as ls
+    rng = random.Random(seed)
+    pieces = ["f", "g.x", "f-1", "xf", "f:", "-f", " ", " ", "\t", "\n", "\\\n", "\\\r\n", ";", "$a", "'", '"', "é",
+              "g.x()", "f()", "{", "}", "`", "(", "_f", "f_"]
+    for _ in range(300):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+        names = {n for n in ("f", "g.x", "f-1", "h") if rng.random() < 0.6} or {"f"}
+        old_calls = sum(1 for word in ls._FUNCTION_NAME.findall(text) if word in names)
+        assert len(ls._names_at(text, names)) == old_calls, (text, names)
+        t = ls._Text.__new__(ls._Text)
+        t.text, t.defined, t.body_loops, t.commands, t.shells, t._shell_at = text, set(names), True, [1, 0], [], []
+        t._by_value, t._passes, t._longest = ([],), None, None
+        old_none = any((ls._EXPANSION.search(line) or line.count("'") % 2 or line.count('"') % 2) and
+                       ls._names_at(line, names) for line in ls._logical_lines(text))
+        assert (ls._args({"/l.sh": t}, "/l.sh") is None) == old_none, (text, names)
+        assert t.passes == max((len(line.split()) for line in ls._logical_lines(text)), default=0)

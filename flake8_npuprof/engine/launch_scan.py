@@ -650,7 +650,7 @@ class _Text:
         """The most words a line holds, its `\\`-newlines joined: the most arguments a command of it can give a
         function or a file it runs or sources, where no word of it is a variable's (_args)."""
         if self._passes is None:
-            self._passes = max((len(line.split()) for line in _logical_lines(self.text)), default=0)
+            self._passes = max(map(len, map(str.split, _logical_lines(self.text))), default=0)
         return self._passes
 
     def by_value(self) -> Optional[List[int]]:
@@ -664,7 +664,7 @@ class _Text:
     def longest(self) -> int:
         """The most characters a line holds, its `\\`-newlines joined (the most letters `getopts` can take of it)."""
         if self._longest is None:
-            self._longest = max((len(line) for line in _logical_lines(self.text)), default=0)
+            self._longest = max(map(len, _logical_lines(self.text)), default=0)
         return self._longest
 
     def in_function(self, at: int) -> bool:
@@ -972,9 +972,13 @@ def _args(texts: Dict[str, _Text], launcher: str, edges=None) -> Optional[int]:
             if not _runs_here(t.text, at) or _EXPANSION.search(line) or line.count("'") % 2 or line.count('"') % 2:
                 return None
     for t in texts.values():
-        for line in _logical_lines(t.text):     # (a quote left open: the word runs on, `for a in $*` splits it)
-            if (_EXPANSION.search(line) or line.count("'") % 2 or line.count('"') % 2) and _names_at(line, functions):
-                return None
+        # (only the lines that name a function: each found in the text, its `\\`-newlines joined as the lines are)
+        joined = t.text.replace("\\\r\n", " ").replace("\\\n", " ") if "\\" in t.text else t.text
+        for at, _ in _names_at(joined, functions) if functions else ():
+            end = joined.find("\n", at)
+            line = joined[joined.rfind("\n", 0, at) + 1:end if end >= 0 else len(joined)]
+            if _EXPANSION.search(line) or line.count("'") % 2 or line.count('"') % 2:
+                return None     # (a quote left open: the word runs on, `for a in $*` splits it)
     # (`while getopts` goes round once per letter of an option: `f -aaaa` four times, the line's characters at most)
     getopts = any("getopts" in texts[p].text for p in looping)
     rounds = sum(t.longest if getopts else t.passes for t in texts.values())
@@ -2533,7 +2537,7 @@ def _times(texts: Dict[str, _Text], edges=None) -> int:
     if not defined:
         return 1
     names = {n for t in texts.values() for n in t.defined}
-    calls = sum(1 for t in texts.values() for word in _FUNCTION_NAME.findall(t.text) if word in names) - defined + \
+    calls = sum(len(_names_at(t.text, names)) for t in texts.values()) - defined + \
         sum(len(texts[p].by_value() or ()) for p in _with_functions(texts, edges or {}))   # (a head by value: a call)
     return (calls + 1) ** defined
 
