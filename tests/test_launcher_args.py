@@ -1649,3 +1649,19 @@ def test_a_setup_an_imported_module_runs_at_its_import_is_not_after_the_stop(tmp
     (tmp_path / "run.sh").write_text("python3 run_training.py --profiling=True\n")
     main(["emulate", "--cann", "8.0", "--soc", "910B", str(tmp_path / "run.sh")])
     assert "calls only after its parse_args" not in capsys.readouterr().out
+
+
+def test_an_argument_loop_with_more_options_than_the_rounds_it_has_left(tmp_path):
+    # tacotron2's test_infer.sh shape: `while [ -n "$1" ]` with a two-word option in each round; bash 5.2 runs a round
+    # for each option, the last one too (the round count is bounded by the arguments there are as the loop begins,
+    # not by those left after the shifts): python gets `--g 7`, never the default g0
+    opts = "abcdefg"
+    text = ("#!/bin/bash\n" + "; ".join(f"{o.upper()}={o}0" for o in opts) + '\nwhile [ -n "$1" ]\ndo\n  case "$1" in\n'
+            + "".join(f'    --{o}) {o.upper()}="$2"; shift ;;\n' for o in opts)
+            + '    *) echo "Option $1 not recognized"\n  esac\n  shift\ndone\npython train.py '
+            + " ".join(f"--{o} ${o.upper()}" for o in opts) + "\n")
+    args = [x for k, o in enumerate(opts, 1) for x in (f"--{o}", str(k))]
+    w = _walk(tmp_path, text, args)
+    (run,) = [[x.text for x in c.words] for c in w.commands if c.words[0].text == "python"]
+    assert run == ["python", "train.py"] + args
+    assert w.args == []

@@ -200,7 +200,10 @@ class Compounds(WalkState):
         conds = [text[a:b] for a, b in cond]
         if not any(re.search(r"\$\{?[1#]", c) for c in conds):
             return None             # only loops over the arguments: any other is walked as before
-        while rounds <= len(self.args) + 1:
+        # each round that goes on shifts at least one argument (else bash loops for ever): as many rounds as there are
+        # arguments as the loop begins, and one that finds none (the bound read once: the shifts shorten self.args)
+        limit = len(self.args) + 1
+        while rounds <= limit:
             rounds += 1
             holds = self._test(text, cond, op)
             if holds is None:
