@@ -483,6 +483,11 @@ def _said(ctx, stop, words, table, where: str, prefix: str = "-", abbreviates=la
             "and exits with status 0" if stop.status == 0 else f"{text} from {where} is {script}'s version option " \
             f"(line {line}), which gives no version=: argparse's version action reads parser.version, which " \
             "ArgumentParser does not have, so parse_args raises AttributeError (status 1)"
+    elif stop.kind == "value" and text.partition("=")[0] not in table and joined(text, table) is not None:
+        switch, rest = joined(text, table) or (table[text[:2]], "")
+        why = f"{text} from {where} is {text[:len(text) - len(rest)]} ({switch.action}) with {rest} after it, which " \
+            f"argparse gives {switch.option} as its value: {switch.option} takes none, so python 3.9.18-3.13.0 exit " \
+            f"with status 2 (\"error: {stop.why}\")"
     elif stop.kind == "value":
         flag = option_of(text, table, abbreviates)
         spelled = " ".join(w.text for w in words[stop.at:stop.end])

@@ -223,8 +223,9 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool], 
             return Stop(0, k, "help")
         flag = table.get(option)
         pair = joined(text, table) if flag is None else None
-        if pair is not None:
-            return Stop(2, k, "joined", f"argument {_label(pair[0])}: ignored explicit argument {pair[1]!r}", k + 1)
+        if pair is not None:            # (what begins with `-` is the switch's value on every release: "value")
+            return Stop(2, k, "value" if pair[1][0] == "-" else "joined",
+                        f"argument {_label(pair[0])}: ignored explicit argument {pair[1]!r}", k + 1)
         if flag is None:
             if text.startswith("-h") or len(option) > 2 and "--help".startswith(option):
                 return None             # help's abbreviation: not followed here
@@ -345,14 +346,18 @@ def joined(text: str, table) -> Optional[Tuple[FlagDef, str]]:
     """(switch, rest) where argparse reads a single-dash word as switches (store_true or store_false: `-bc` is -b -c)
     up to characters that begin no option (`-bx`: -b, then x): python 3.9-3.12 stop there ("argument -b: ignored
     explicit argument 'x'", status 2, parse_known_args too), 3.13.0 sets the switches and keeps `-x` as an
-    unrecognized argument (3.9.18-3.13.0 run); None for another word (one that begins an option, or reads a value)."""
+    unrecognized argument; up to a `-` (`-b-x`, `-bc-`), which with what follows is the last switch's value on
+    every release (status 2: "ignored explicit argument '-x'", parse_known_args too) (3.9.18-3.13.0 run); None for
+    another word (one that begins an option, or reads a value)."""
     if not _JOINED.match(text) or HOLE in text or matches(text, table) != [text[:2]]:
         return None
     flag, rest = table[text[:2]], text[2:]
     while rest:
-        if flag.kind != "argparse" or flag.action not in ("store_true", "store_false") or rest[0] in "=-" or \
+        if flag.kind != "argparse" or flag.action not in ("store_true", "store_false") or rest[0] == "=" or \
                 any(k.arg == "action" and not isinstance(k.value, ast.Constant) for k in flag.call.keywords):
             return None                 # (`-b=1`, `-bc=1`: not read here)
+        if rest[0] == "-":
+            return flag, rest
         if rest[0] == "h":
             return None                 # (`-bh`: -b, then the help option, which the table does not hold)
         if "-" + rest[0] not in table:
