@@ -833,3 +833,17 @@ def test_a_switch_joined_to_a_dash_stops_the_script(capsys, tmp_path, word, rest
            f"which argparse gives -b as its value: -b takes none, so python 3.9.18-3.13.0 exit with status 2 "
            f"(\"error: argument -b: ignored explicit argument '{rest}'\")")
     assert _answer(capsys, tmp_path, word, "--prof", text=text) == _off(why)
+
+
+@pytest.mark.parametrize("bound, said", [('M = ["a", "b"]\n', True), ('M = {"a", "b"}\n', True),
+                                         ('M = ["a", "b"]\nM.append("c")\n', False)])
+def test_choices_a_name_binds_to_a_list(capsys, tmp_path, bound, said):
+    # `choices=M`, M = ["a", "b"] at the top: `--prof --m c` stops as the literal does (python 3.9.18-3.13.0:
+    # "invalid choice", status 2); it said "yes". M changed by another statement is not read
+    text = TRAIN.replace("import torch_npu\n", "import torch_npu\n\n" + bound).replace(
+        'choices=["a", "b"]', "choices=M")
+    why = ("argparse stops the script in parse_args: --m c from run.sh:1 is not what --m takes, so argparse exits with "
+           "status 2 (\"error: argument --m: invalid choice: 'c'\")")
+    out = _answer(capsys, tmp_path, "--prof", "--m", "c", text=text)
+    line = text.splitlines().index("def train(args):") + 3
+    assert (out == [o.replace("line 8", f"line {line}") for o in _off(why)]) is said

@@ -564,10 +564,10 @@ def _rejected(flag: FlagDef, kw: dict, values: List[str]) -> Optional[str]:
     kind = getattr(flag.type_node, "id", None) if flag.type_node is not None else "str"
     if kind not in ("str", "int", "float"):
         return None
-    choices = kw.get("choices")
+    choices = choices_node(flag) if "choices" in kw else None
     listed = None
-    if choices is not None:
-        if not isinstance(choices, (ast.List, ast.Tuple)) or \
+    if "choices" in kw:
+        if not isinstance(choices, (ast.List, ast.Tuple, ast.Set)) or \
                 not all(isinstance(e, ast.Constant) and type(e.value) in (str, int, float) for e in choices.elts):
             return None
         listed = [getattr(e, "value", None) for e in choices.elts]
@@ -583,6 +583,46 @@ def _rejected(flag: FlagDef, kw: dict, values: List[str]) -> Optional[str]:
         if listed is not None and out not in listed:
             return f"invalid choice: {out!r}"       # (the converted value: `invalid choice: 3` for type=int)
     return ""
+
+
+_MUTATES = (ast.Attribute, ast.Call, ast.Starred)      # (a method called on it, or it handed to a function)
+
+
+def choices_node(flag: FlagDef) -> Optional[ast.AST]:
+    """The node of a flag's choices= as python checks a value against it: as written, or for a name, the literal
+    list, tuple or set of constants its module binds it to, once, at its top level, before the flag is defined,
+    where nothing else in the module may change it (no other binding, `global`, `del`, parameter or import of that
+    name, no method called on it, no item set, not handed to a function but as a choices=; `globals()`, `vars()`,
+    `setattr` nowhere). None where the flag gives no choices=; else the written node (a name not read so, a call),
+    which ast.literal_eval refuses."""
+    node = next((k.value for k in flag.call.keywords if k.arg == "choices"), None)
+    scope = flag.scope
+    if not isinstance(node, ast.Name) or scope is None:
+        return node
+    while scope.parent is not None:
+        scope = scope.parent
+    tree, name = scope.node, node.id
+    parents = {id(c): p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
+    bound = None
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id == name:
+            parent = parents.get(id(n))
+            if isinstance(n.ctx, ast.Store) and bound is None and isinstance(parent, ast.Assign) and \
+                    parent.targets == [n] and parents.get(id(parent)) is tree and parent.lineno < flag.call.lineno:
+                bound = parent.value
+            elif not isinstance(n.ctx, ast.Load) or isinstance(parent, _MUTATES) or \
+                    isinstance(parent, ast.Subscript) and not isinstance(parent.ctx, ast.Load):
+                return node
+        elif isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names or \
+                isinstance(n, ast.alias) and name in (n.name, n.asname) or isinstance(n, ast.arg) and n.arg == name \
+                or isinstance(n, ast.Call) and _name(n.func) in ("globals", "vars", "setattr", "exec", "eval"):
+            return node
+        elif isinstance(n, ast.keyword) and n.value is not node and isinstance(n.value, ast.Name) and \
+                n.value.id == name and n.arg != "choices":
+            return node                 # (handed to a function by keyword)
+    if isinstance(bound, (ast.List, ast.Tuple, ast.Set)) and all(isinstance(e, ast.Constant) for e in bound.elts):
+        return bound
+    return node
 
 
 def option_of(text: str, table, abbreviates: Callable[[FlagDef], bool]) -> FlagDef:

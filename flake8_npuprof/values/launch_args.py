@@ -132,8 +132,9 @@ def _chosen(flag, g: Given, found: list, defined_at: str, caught: int) -> Option
     """The value of a flag whose `choices=` (a literal) does not hold the value the launch gives it: argparse checks
     it after converting it (`value not in action.choices`) and exits with status 2, "invalid choice" (python 3.9 and
     3.13 ran it); None where it holds it or that is not known here."""
+    from .argv_words import choices_node
     from .ops import C, S, U
-    node = next((k.value for k in flag.call.keywords if k.arg == "choices"), None)
+    node = choices_node(flag)           # (a literal, or a name the module binds to one)
     if node is None or len(found) != 1 or not isinstance(found[0], (C, S)):
         return None
     try:
