@@ -847,3 +847,38 @@ def test_choices_a_name_binds_to_a_list(capsys, tmp_path, bound, said):
     out = _answer(capsys, tmp_path, "--prof", "--m", "c", text=text)
     line = text.splitlines().index("def train(args):") + 3
     assert (out == [o.replace("line 8", f"line {line}") for o in _off(why)]) is said
+
+
+@pytest.mark.parametrize("bound, words, said", [
+    ('M = ["a", "b"]\nM.append("c")\n', ["--prof", "--m", "c"], "--m c"),
+    ('M = ["a", "b"]\nM.append("x")\n', ["--prof", "--m", "c"], "--m c"),
+    ('def M():\n    return ["a", "b"]\n', ["--prof", "--m=c"], "--m=c"),
+])
+def test_a_value_checked_against_choices_not_read_is_not_known(capsys, tmp_path, bound, words, said):
+    # python 3.9.18 and 3.13.0 run the first (c is appended) and exit with status 2 on the second ("invalid
+    # choice"): each said "yes"
+    text = TRAIN.replace("import torch_npu\n", "import torch_npu\n\n" + bound).replace(
+        'choices=["a", "b"]', "choices=M()" if "def" in bound else "choices=M")
+    line = text.splitlines().index('    parser.add_argument("--m", ' + text.split('parser.add_argument("--m", ')[1]
+                                   .split("\n")[0]) + 1
+    out = _answer(capsys, tmp_path, *words, text=text)
+    assert out[-1].startswith("usable data: unknown (")
+    assert out[-1].endswith(f"but whether it runs in this launch is not known: {said} from run.sh:1 is checked against "
+                            f"the choices of --m ({'M()' if 'def' in bound else 'M'}, line {line} of train.py), which "
+                            "are not read here: where they do not hold it, argparse stops the script in parse_args "
+                            "(status 2, \"invalid choice\"))")
+
+
+def test_a_value_refused_elsewhere_stops_the_script_whatever_choices_not_read_say(capsys, tmp_path):
+    text = TRAIN.replace("import torch_npu\n", 'import torch_npu\n\nM = ["a"]\nM.append("b")\n').replace(
+        'choices=["a", "b"]', "choices=M")
+    assert _answer(capsys, tmp_path, "--prof", "--m", "c", "--n", "x", text=text)[-1].startswith("usable data: no (")
+
+
+def test_choices_a_range_of_whole_numbers(capsys, tmp_path):
+    # python 3.9.18 and 3.13.0: "error: argument --n: invalid choice: 5 (choose from 1, 2, 3)", status 2; `--n 2` runs
+    text = TRAIN.replace('"--n", type=int, default=1', '"--n", type=int, default=1, choices=range(1, 4)')
+    why = ("argparse stops the script in parse_args: --n 5 from run.sh:1 is not what --n takes, so argparse exits with "
+           "status 2 (\"error: argument --n: invalid choice: 5\")")
+    assert _answer(capsys, tmp_path, "--prof", "--n", "5", text=text) == _off(why)
+    assert _answer(capsys, tmp_path, "--prof", "--n", "2", text=text)[-1] == "usable data: yes"

@@ -208,6 +208,8 @@ def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
     _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where)
     if not getattr(given, "stop", ""):
         _computed_word(ctx, launch, table, given, abbreviates, where)
+    if not getattr(given, "stop", ""):
+        _unread_choices(ctx, given)
     ctx.resolver.given = given
     inventory = Inventory(ctx)
     setups, decided, traps = [], [], []
@@ -372,6 +374,36 @@ def _computed_word(ctx, launch, table, given, abbreviates, where: str) -> None:
             f"positional argument, so argparse exits with status 2 (\"error: unrecognized arguments\"){then}"
     given.unsure = True
     given.stop_calls = frozenset(flag_key(f) for f in flags)
+
+
+def _unread_choices(ctx, given) -> None:
+    """Where the launch gives one of the script's own options a value and its choices= is not read here (a call, a
+    name bound otherwise than to one literal, or changed: argv_words.choices_of): python checks the value against
+    them and stops the script in parse_args where they do not hold it (status 2, "invalid choice"), which is not
+    known here (given.unsure); it said what the other options decide."""
+    import ast
+    from ..values.argv_words import UNREAD, choices_of, flag_key, unparsed
+    from ..values.launch_args import given_values
+    from ..values.ops import U
+    flags = ctx.resolver.flags
+    idle = unparsed(ctx.tree, flags)
+    if any(isinstance(v, U) and v.stops for f in flags if f.dest in given and id(f.call) not in idle
+           for v in given_values(f, given, ctx.resolver._type_function(f)) or ()):
+        return                          # (another value argparse surely refuses stops it, whichever comes first)
+    for f in flags:
+        g = given.get(f.dest)
+        if f.kind != "argparse" or id(f.call) in idle or not isinstance(g, Given) or g.text is None or \
+                HOLE in g.text or g.option not in [getattr(a, "value", None) for a in f.call.args] or \
+                choices_of(f) is not UNREAD:
+            continue
+        node = next(k.value for k in f.call.keywords if k.arg == "choices")
+        spelled = f"{g.option}{'=' if g.value_word is g.word else ' '}{g.text}"
+        given.stop = f"{spelled} from {g.where} is checked against the choices of {f.option} " \
+            f"({ast.unparse(node)}, line {f.call.lineno}), which are not read here: where they do not hold it, " \
+            f"argparse stops the script in {_method(ctx.tree)} (status 2, \"invalid choice\")"
+        given.unsure = True
+        given.stop_calls = frozenset(flag_key(f) for f in flags)
+        return
 
 
 def _stop_in_parse_args_without(ctx, table, given, unknown, abbreviates, where: str, idle, words, cond) -> None:

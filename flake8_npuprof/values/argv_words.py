@@ -564,14 +564,10 @@ def _rejected(flag: FlagDef, kw: dict, values: List[str]) -> Optional[str]:
     kind = getattr(flag.type_node, "id", None) if flag.type_node is not None else "str"
     if kind not in ("str", "int", "float"):
         return None
-    choices = choices_node(flag) if "choices" in kw else None
-    listed = None
-    if "choices" in kw:
-        if not isinstance(choices, (ast.List, ast.Tuple, ast.Set)) or \
-                not all(isinstance(e, ast.Constant) and type(e.value) in (str, int, float) for e in choices.elts):
-            return None
-        listed = [getattr(e, "value", None) for e in choices.elts]
-    if any(HOLE in v for v in values) and (kind != "str" or choices is not None):
+    listed = choices_of(flag)
+    if listed is UNREAD:
+        return None
+    if any(HOLE in v for v in values) and (kind != "str" or listed is not None):
         return None
     for v in values:
         out: object = v
@@ -580,8 +576,11 @@ def _rejected(flag: FlagDef, kw: dict, values: List[str]) -> Optional[str]:
                 out = _CONVERTS[kind](v)
             except ValueError:
                 return f"invalid {kind} value: '{v}'"
-        if listed is not None and out not in listed:
-            return f"invalid choice: {out!r}"       # (the converted value: `invalid choice: 3` for type=int)
+        try:
+            if listed is not None and out not in listed:    # type: ignore[operator]
+                return f"invalid choice: {out!r}"       # (the converted value: `invalid choice: 3` for type=int)
+        except TypeError:               # (`1 in "ab"`: python raises it out of parse_args: not followed)
+            return None
     return ""
 
 
@@ -623,6 +622,26 @@ def choices_node(flag: FlagDef) -> Optional[ast.AST]:
     if isinstance(bound, (ast.List, ast.Tuple, ast.Set)) and all(isinstance(e, ast.Constant) for e in bound.elts):
         return bound
     return node
+
+
+UNREAD = object()                       # (choices_of: a choices= not read here)
+
+
+def choices_of(flag: FlagDef) -> object:
+    """What python checks a value of the flag against (`value not in action.choices`): the list, tuple or set
+    choices_node reads, or a range() of whole numbers; None where the flag gives no choices=, UNREAD where
+    they are not read here."""
+    node = choices_node(flag)
+    if node is None:
+        return None
+    if isinstance(node, ast.Call) and _name(node.func) == "range" and not node.keywords and 1 <= len(node.args) <= 3 \
+            and all(isinstance(a, ast.Constant) and type(a.value) is int for a in node.args):
+        return range(*(getattr(a, "value", 0) for a in node.args))
+    try:
+        found = ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return UNREAD
+    return found if isinstance(found, (list, tuple, set, frozenset)) else UNREAD    # (a str: not followed)
 
 
 def option_of(text: str, table, abbreviates: Callable[[FlagDef], bool]) -> FlagDef:
