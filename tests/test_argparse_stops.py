@@ -726,8 +726,32 @@ def test_a_value_the_launcher_computes_for_an_option_that_converts_it_is_not_kno
         "(status 2))")
 
 
+@pytest.mark.parametrize("launcher, line", [
+    ("for x in $(cat w.txt); do\n  python3 train.py --prof $x\ndone\n", 2),
+    ("for x in `cat w.txt`; do python3 train.py --prof $x; done\n", 1),
+    ("X=$(cat w.txt)\nfor x in a $X; do\n  python3 train.py --prof $x\ndone\n", 3),
+    ("read x < w.txt\npython3 train.py --prof $x\n", 2),
+    ("read -r -p 'words: ' x < w.txt\npython3 train.py --prof $x\n", 2),
+    ("while read x; do\n  python3 train.py --prof $x\ndone < w.txt\n", 2),
+    ("read < w.txt\npython3 train.py --prof $REPLY\n", 2),
+])
+def test_a_variable_a_loop_over_a_commands_output_or_read_sets_is_computed(capsys, tmp_path, launcher, line):
+    # bash 5.2 gives $x each word of the output (w.txt: `x`, then python 3.9.18-3.13.0 exit with status 2, as for
+    # `--prof x`), or the line `read` reads: not the caller's words, so not known. Each said "yes"
+    shown = "$REPLY" if "REPLY" in launcher else "$x"
+    steps = f"line 8 of train.py, when args.prof: steps 0-9 into {tmp_path}/prof"
+    assert _launched(capsys, tmp_path, launcher) == (
+        f"usable data: unknown (run.sh:{line}: {steps}; but whether it runs in this launch is not known: {shown} from "
+        f"run.sh:{line} is what the launcher computes (not known here: not a word its caller gives), which argparse "
+        "reads as train.py's options (or as no word, where it is empty and not quoted); where it is anything else, "
+        "argparse stops the script in parse_args: train.py defines no positional argument, so argparse exits with "
+        "status 2 (\"error: unrecognized arguments\"))")
+
+
 @pytest.mark.parametrize("launcher", ['python3 train.py --prof "$@"\n', "python3 train.py --prof $EXTRA\n",
-                                      "X=$1\npython3 train.py --prof $X\n"])
+                                      "X=$1\npython3 train.py --prof $X\n",
+                                      'for x in $EXTRA; do\n  python3 train.py --prof $x\ndone\n',
+                                      'echo a | read x\npython3 train.py --prof $x\n'])
 def test_words_the_caller_gives_are_read_as_options_it_may_give(capsys, tmp_path, launcher):
     # the launcher's arguments (none typed here) and its environment are the caller's: read as the options it may
     # give, the answer for the words typed (as before)
