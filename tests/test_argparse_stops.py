@@ -906,3 +906,45 @@ def test_choices_a_range_of_whole_numbers(capsys, tmp_path):
            "status 2 (\"error: argument --n: invalid choice: 5\")")
     assert _answer(capsys, tmp_path, "--prof", "--n", "5", text=text) == _off(why)
     assert _answer(capsys, tmp_path, "--prof", "--n", "2", text=text)[-1] == "usable data: yes"
+
+
+@pytest.mark.parametrize("change, method", [
+    (('"--size", nargs=2', '"size", nargs="?"'), "parse_args"),
+    (("args = parser.parse_args()", "args = parser.parse_known_args()[0]"), "parse_known_args"),
+    (("ArgumentParser()", "ArgumentParser(add_help=False)"), "parse_args"),
+    (("ArgumentParser()", 'ArgumentParser(prefix_chars="-+")'), "parse_args"),
+])
+def test_a_word_the_launcher_computes_for_a_parser_first_stop_does_not_read(capsys, tmp_path, change, method):
+    # `--prof $(cat w.txt)`: python 3.9.18 and 3.13.0 run the script where w.txt is empty, and stop it where it holds
+    # --xyz (status 2; parse_known_args leaves it aside) or -h (status 0, with the help option): each said "yes"
+    text = TRAIN.replace(*change)
+    (tmp_path / "w.txt").write_text("--xyz\n" if method == "parse_args" else "-h\n")
+    for words, status in (([], 0), (["--xyz"] if method == "parse_args" else ["-h"], 2 if method == "parse_args"
+                                                                                 else 0)):
+        assert _ran_script(tmp_path, text, ["--prof"] + words) == status
+    (tmp_path / "run.sh").write_text("python3 train.py --prof $(cat w.txt)\n")
+    (tmp_path / "train.py").write_text(text)
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "--cwd", str(tmp_path), "--", "bash",
+          "run.sh"])
+    steps = f"line 8 of train.py, when args.prof: steps 0-9 into {tmp_path}/prof"
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"usable data: unknown (run.sh:1: {steps}; but whether it runs in this launch is not known: $(cat w.txt) from "
+        "run.sh:1 is what the launcher computes (not known here: not a word its caller gives), which argparse reads "
+        "as an option or a positional argument: where it is an option train.py does not define, a word no "
+        "positional argument takes, the help option or an option given no value it needs, argparse stops the script "
+        f"in {method})")
+
+
+def _ran_script(folder, text, words):
+    """The status python 3.9.18 and 3.13.0 (alike) exit with, running the script's parser on the words."""
+    parser = text.split('if __name__ == "__main__":\n')[1].split("    train(args)")[0]
+    code = "import sys\nsys.argv = ['train.py'] + " + repr(words) + "\nimport argparse\n" + \
+        "\n".join(line[4:] for line in parser.splitlines())
+    ran = set()
+    for version in ("3.9.18", "3.13.0"):
+        python = f"/root/.pyenv/versions/{version}/bin/python3"
+        if not os.path.exists(python):
+            pytest.skip("no CPython 3.9.18/3.13.0 here")
+        ran.add(subprocess.run([python, "-c", code], capture_output=True, cwd=folder).returncode)
+    assert len(ran) == 1
+    return ran.pop()

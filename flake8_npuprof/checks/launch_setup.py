@@ -209,6 +209,8 @@ def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
     if not getattr(given, "stop", ""):
         _computed_word(ctx, launch, table, given, abbreviates, where)
     if not getattr(given, "stop", ""):
+        _computed_word_loosely(ctx, launch, table, given, where)
+    if not getattr(given, "stop", ""):
         _unread_choices(ctx, given)
     ctx.resolver.given = given
     inventory = Inventory(ctx)
@@ -376,6 +378,53 @@ def _computed_word(ctx, launch, table, given, abbreviates, where: str) -> None:
     given.stop_calls = frozenset(flag_key(f) for f in flags)
 
 
+def _computed_word_loosely(ctx, launch, table, given, where: str) -> None:
+    """_computed_word for a parser first_stop does not read (a positional argument, add_help=False, prefix_chars of
+    several characters, parse_known_args): a word the launcher computes (shell/expand.COMPUTED), before any `--`,
+    that no option before it takes as its value (each word before it known) is read by python 3.9-3.13's argparse as
+    an option or a positional argument, where it may be an option the script does not define or a word no positional
+    takes (parse_args: status 2), the help option (status 0), an option that needs a value it is not given, or the
+    script's own options, or nothing: which is not known here (given.unsure)."""
+    import os
+    from ..shell.expand import COMPUTED
+    from ..source.files import ReadError, read_source
+    from ..values.argv_words import flag_key, sure_to_stop, takes_one
+    words = list(without_redirections(launch.args))
+    flags = ctx.resolver.flags
+    if not flags or not any(w.value.origin == COMPUTED for w in words) or \
+            sure_to_stop(ctx.resolver, table, flags, known=True, prefixed=True) is None:
+        return
+    k = 0
+    while k < len(words):
+        w = words[k]
+        if w.text == "--":
+            return
+        if HOLE in w.text:
+            if w.value.origin != COMPUTED or not w.text.startswith(HOLE):
+                return                  # (the caller's words: read as the options it may give)
+            break
+        flag = table.get(w.text)
+        if flag is not None and flag.kind == "argparse" and takes_one(flag) and k + 1 < len(words):
+            k += 1                      # (its value, whatever it is: a word not known here too)
+        elif flag is not None and flag.kind == "argparse" and flag.action not in ("store_true", "store_false",
+                                                                                   "store_const", "count"):
+            return                      # (nargs=, append_const and the like: not followed here)
+        k += 1
+    else:
+        return
+    try:
+        shown = read_source(launch.command.path).text[w.start:w.end]
+    except (ReadError, ValueError, OSError):
+        shown = "a word"
+    script = os.path.basename(ctx.filename)
+    given.stop = f"{shown} from {where} is what the launcher computes (not known here: not a word its caller " \
+        f"gives), which argparse reads as an option or a positional argument: where it is an option {script} does " \
+        "not define, a word no positional argument takes, the help option or an option given no value it needs, " \
+        f"argparse stops the script in {_method(ctx.tree)}"
+    given.unsure = True
+    given.stop_calls = frozenset(flag_key(f) for f in flags)
+
+
 def _unread_choices(ctx, given) -> None:
     """Where the launch gives one of the script's own options a value and its choices= is not read here (a call, a
     name bound otherwise than to one literal, or changed: argv_words.choices_of): python checks the value against
@@ -383,13 +432,8 @@ def _unread_choices(ctx, given) -> None:
     known here (given.unsure); it said what the other options decide."""
     import ast
     from ..values.argv_words import UNREAD, choices_of, flag_key, unparsed
-    from ..values.launch_args import given_values
-    from ..values.ops import U
     flags = ctx.resolver.flags
     idle = unparsed(ctx.tree, flags)
-    if any(isinstance(v, U) and v.stops for f in flags if f.dest in given and id(f.call) not in idle
-           for v in given_values(f, given, ctx.resolver._type_function(f)) or ()):
-        return                          # (another value argparse surely refuses stops it, whichever comes first)
     for f in flags:
         g = given.get(f.dest)
         if f.kind != "argparse" or id(f.call) in idle or not isinstance(g, Given) or g.text is None or \
