@@ -948,3 +948,15 @@ def _ran_script(folder, text, words):
         ran.add(subprocess.run([python, "-c", code], capture_output=True, cwd=folder).returncode)
     assert len(ran) == 1
     return ran.pop()
+
+
+def test_a_value_the_launcher_computes_for_an_option_of_two_words_is_not_known(capsys, tmp_path):
+    # --size takes 2 words: python 3.9.18 and 3.13.0 run `--prof --size 1 2` and exit with status 2 on
+    # `--prof --size 1` ("expected 2 arguments"): an unquoted output may be either. It said "yes"
+    assert _ran(["--prof", "--size", "1"], None, [[["--size"], {"nargs": 2}]])[0] == 2
+    steps = f"line 8 of train.py, when args.prof: steps 0-9 into {tmp_path}/prof"
+    assert _launched(capsys, tmp_path, "python3 train.py --prof --size $(cat size.txt)\n") == (
+        f"usable data: unknown (run.sh:1: {steps}; but whether it runs in this launch is not known: $(cat size.txt) "
+        "from run.sh:1 is what the launcher computes (not known here: not a word its caller gives), given to --size: "
+        "where --size does not take it (its nargs=2, type= or choices=), or it is no word at all, argparse stops the "
+        "script in parse_args (status 2))")

@@ -331,6 +331,7 @@ def _computed_word(ctx, launch, table, given, abbreviates, where: str) -> None:
     parse_args read it as the script's options, or as nothing (an unquoted expansion of nothing), or else as an
     argument the script does not take ("unrecognized arguments", status 2), which is not known here (given.unsure).
     The caller's words (`"$@"`, its environment) stay read as the options the caller may give."""
+    import ast
     import os
     from ..shell.expand import COMPUTED
     from ..source.files import ReadError, read_source
@@ -367,7 +368,10 @@ def _computed_word(ctx, launch, table, given, abbreviates, where: str) -> None:
     computed = f"{'the value of ' if w is words[stop.at] and HOLE not in option else ''}{shown} from {where} is " \
         "what the launcher computes (not known here: not a word its caller gives)"
     if valued:
-        given.stop = f"{computed}, given to {option}: where {option} does not take it (its type= or choices=)" \
+        nargs = next((k.value.value for k in table[option].call.keywords if k.arg == "nargs" and isinstance(
+            k.value, ast.Constant) and type(k.value.value) is int), None) if option in table else None
+        given.stop = f"{computed}, given to {option}: where {option} does not take it (its " \
+            f"{f'nargs={nargs}, ' if nargs else ''}type= or choices=)" \
             f"{', or it is no word at all' if len(span) > 1 else ''}, argparse stops the script in {method} " \
             f"(status 2){then}"
     else:
