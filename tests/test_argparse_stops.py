@@ -960,3 +960,28 @@ def test_a_value_the_launcher_computes_for_an_option_of_two_words_is_not_known(c
         "from run.sh:1 is what the launcher computes (not known here: not a word its caller gives), given to --size: "
         "where --size does not take it (its nargs=2, type= or choices=), or it is no word at all, argparse stops the "
         "script in parse_args (status 2))")
+
+
+@pytest.mark.parametrize("words, why", [
+    (["--prof", "--xyz"], "argparse stops the script in parse_args: --xyz from run.sh:1 is no option train.py defines, "
+                          "so argparse exits with status 2 (\"error: unrecognized arguments\", naming --xyz)"),
+    (["--prof", "--m", "c"], "argparse stops the script in parse_args: --m c from run.sh:1 is not what --m takes, so "
+                             "argparse exits with status 2 (\"error: argument --m: invalid choice: 'c'\")"),
+    (["--prof", "-h"], HELP),
+])
+def test_a_parser_whose_prefix_chars_hold_a_dash_reads_dash_words_as_for_a_dash(capsys, tmp_path, words, why):
+    # prefix_chars="-+": python 3.9.18 and 3.13.0 read `-` words as for "-" (help -h): each said "yes"
+    text = TRAIN.replace("ArgumentParser()", 'ArgumentParser(prefix_chars="-+")')
+    assert _ran_script(tmp_path, text, words) == (0 if "-h" in words else 2)
+    assert _ran_script(tmp_path, text, ["--prof"]) == 0
+    assert _answer(capsys, tmp_path, *words, text=text) == _off(why)
+
+
+def test_a_word_of_another_prefix_character_is_not_followed(capsys, tmp_path):
+    # `+x` is an option word for prefix_chars="-+" (python 3.9.18 and 3.13.0: "unrecognized arguments: +x", status 2)
+    text = TRAIN.replace("ArgumentParser()", 'ArgumentParser(prefix_chars="-+")')
+    assert _ran_script(tmp_path, text, ["--prof", "+x"]) == 2
+    out = _answer(capsys, tmp_path, "--prof", "+x", text=text)
+    assert out[-1].startswith("usable data: unknown (") and out[-1].endswith(
+        "train.py's parser reads options that begin with '-+' (prefix_chars=), and how argparse reads the words from "
+        "run.sh:1 for it is not followed here)")

@@ -241,11 +241,18 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     release (given.unsure)."""
     import ast
     from ..values.argv_words import as_dashed, as_written, conditional, first_stop, flag_key, may_be_ambiguous, \
-        parse_options, prefix_chars, read_as, sure_to_stop, unparsed, unrecognized
+        parse_options, prefix_chars, read_as, unparsed, unrecognized
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
     prefix = prefix_chars(ctx.tree) if "prefix_chars" in ctx.src.text else "-"
     texts, view = [w.text for w in words], table
+    if len(prefix) > 1 and "-" in prefix:
+        # prefix_chars="-+": python 3.9-3.13 read words and options that begin with `-` as they do for "-" (its help
+        # option -h, --help); a word or an option that begins with another of them is not followed here
+        others = prefix.replace("-", "")
+        if any(t[:1] in others for t in texts) or any(o[:1] in others for o in _own_options(ctx)):
+            return _not_followed(ctx, given, prefix, where)
+        ctx.dashed_words = True
     if prefix and "-" not in prefix:    # (options that begin otherwise: a word that begins with `-` is none)
         _stop_on_positional(ctx, table, given, words, where)
         if given.stop or not words:
@@ -286,7 +293,7 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
                 other is not None and other.status is None:
             stop = other = None
     # (parse_known_args() stops where parse_args() stops while reading the words, not on those no option reads)
-    exit_on_error = sure_to_stop(ctx.resolver, table, flags, known=stop.kind in _WHILE_READING and (
+    exit_on_error = _sure_to_stop(ctx, table, flags, known=stop.kind in _WHILE_READING and (
         other is None or other.kind in _WHILE_READING), prefixed=view is not table) if stop is not None else None
     # (an option word the script does not define: _stop_on_unrecognized says it, with what passes it; not `-1`, which
     # argparse reads as a positional, nor an abbreviation, as first_stop does)
@@ -322,6 +329,21 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
 
 
 _WHILE_READING = ("help", "version", "value", "raises", "default")
+
+
+def _sure_to_stop(ctx, table, flags, known: bool = False, prefixed: bool = False):
+    """argv_words.sure_to_stop, for a parser whose prefix_chars= (of several characters, one `-`) _stop_in_parse_args
+    found read as "-" (ctx.dashed_words) too."""
+    from ..values.argv_words import sure_to_stop
+    return sure_to_stop(ctx.resolver, table, flags, known=known,
+                        prefixed=prefixed or getattr(ctx, "dashed_words", False))
+
+
+def _own_options(ctx) -> List[str]:
+    """The option strings of the script's own argparse flags, as written."""
+    import ast
+    return [a.value for f in ctx.resolver.flags if f.kind == "argparse" for a in f.call.args
+            if isinstance(a, ast.Constant) and isinstance(a.value, str)]
 
 
 def _computed_word(ctx, launch, table, given, abbreviates, where: str) -> None:
@@ -459,7 +481,7 @@ def _stop_in_parse_args_without(ctx, table, given, unknown, abbreviates, where: 
     under an `if` (argv_words.conditional: one statement adds them all), and stops without them (`--n 5` with no
     --n: "unrecognized arguments", status 2, python 3.9.18-3.13.0): whether the script runs is not known, said so
     (given.unsure), unless the words surely stop it another way."""
-    from ..values.argv_words import first_stop, flag_key, sure_to_stop
+    from ..values.argv_words import first_stop, flag_key
     _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle, words)
     if given.stop or len(set(cond.values())) > 1 or -1 in cond.values():
         return
@@ -467,7 +489,7 @@ def _stop_in_parse_args_without(ctx, table, given, unknown, abbreviates, where: 
                                                  id(f.call) not in cond}, abbreviates)
     flags = ctx.resolver.flags
     if other is None or other.status is None or \
-            sure_to_stop(ctx.resolver, table, flags, known=other.kind in _WHILE_READING) is None:
+            _sure_to_stop(ctx, table, flags, known=other.kind in _WHILE_READING) is None:
         return
     names = ", ".join(sorted(o for o, f in table.items() if id(f.call) in cond))
     given.stop = f"the statement on line {min(cond.values())} adds {names} only where its test holds, which is not " \
@@ -621,7 +643,7 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
     (values/argv_words.py): why the script stops there, kept on given for each read of its own flags (given_values)."""
     import ast
     import os
-    from ..values.argv_words import conditional, flag_key, read_as, sure_to_stop, takes_one, unrecognized
+    from ..values.argv_words import conditional, flag_key, read_as, takes_one, unrecognized
     words = [w for w in unknown if HOLE not in w.text.partition("=")[0] and unrecognized(w.text) and
              not read_as(w.text, table, abbreviates)]
     own = {id(f.call) for f in ctx.resolver.flags} - idle    # (idle: flags of a parser never parsed)
@@ -636,12 +658,12 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
         own -= set(cond)        # and their word is unrecognized without them, which parse_known_args leaves aside)
         refusable = any(g.text is not None and _refusable(table[g.option]) for g in mine())
         if any(id(table[g.option].call) in cond for g in bare) and \
-                sure_to_stop(ctx.resolver, table, ctx.resolver.flags) is None:
+                _sure_to_stop(ctx, table, ctx.resolver.flags) is None:
             bare = [g for g in mine() if g.text is None and takes_one(table[g.option])]
     # (the help option: said where each word before it is surely read without a stop, as a refused value is)
     helped = any(w.text in ("-h", "--help") and w.text not in table for w in launched)
     spread = any(f.kind == "argparse" and not f.option.startswith("-") for f in ctx.resolver.flags)  # (positionals)
-    exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags, known=bool(bare) or refusable or helped) \
+    exit_on_error = _sure_to_stop(ctx, table, ctx.resolver.flags, known=bool(bare) or refusable or helped) \
         if words or bare or refusable or helped or spread else None
     if exit_on_error is None:
         return
@@ -653,7 +675,7 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
         # (a flag's own stop (launch_args.given_values), the first argparse meets: the script's, whatever it reads)
         given.stop, given.stop_calls = refused[1], frozenset(flag_key(f) for f in ctx.resolver.flags)
         return
-    if not bare and sure_to_stop(ctx.resolver, table, ctx.resolver.flags) is None:
+    if not bare and _sure_to_stop(ctx, table, ctx.resolver.flags) is None:
         return                          # (parse_known_args leaves the words no option reads aside)
     if not bare and not words:
         return
