@@ -985,3 +985,28 @@ def test_a_word_of_another_prefix_character_is_not_followed(capsys, tmp_path):
     assert out[-1].startswith("usable data: unknown (") and out[-1].endswith(
         "train.py's parser reads options that begin with '-+' (prefix_chars=), and how argparse reads the words from "
         "run.sh:1 for it is not followed here)")
+
+
+@pytest.mark.parametrize("words, nargs, said", [
+    (["--prof", "--", "x", "y"], "?", "(x, y) are more than its positional arguments take (size: at most 1), so "
+                                      "argparse exits with status 2 (\"error: unrecognized arguments\")"),
+    (["--prof", "x", "--", "y"], "?", "(x, y) are more than its positional arguments take (size: at most 1), so "
+                                      "argparse exits with status 2 (\"error: unrecognized arguments\")"),
+    (["--prof", "--"], None, "(none) are fewer than its positional arguments need (size: at least 1), so argparse "
+                             "exits with status 2 (\"error: the following arguments are required\")"),
+    (["--prof", "--", "--xyz"], "?", ""),
+    (["--prof", "--", "-h"], "?", ""),
+    (["--prof", "--", "x"], None, ""),
+])
+def test_the_words_after_a_dash_dash_are_the_positionals(capsys, tmp_path, words, nargs, said):
+    # python 3.9.18-3.13.0 (argparse_runs.json): after one `--` every word is a positional's, the `--` none; the first
+    # three said "yes"
+    ran = _ran(words, None, [[["size"], {"nargs": nargs} if nargs else {}]])
+    assert (ran == ["runs"]) is not said
+    text = TRAIN.replace('"--size", nargs=2', f'"size", nargs="{nargs}"' if nargs else '"size"')
+    out = _answer(capsys, tmp_path, *words, text=text)
+    if said:
+        assert out == _off(f"argparse stops the script in parse_args: the words from run.sh:1 that no option reads "
+                           f"{said}")
+    else:
+        assert out[-1] == "usable data: yes"

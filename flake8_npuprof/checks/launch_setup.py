@@ -759,6 +759,11 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
         # each word of an own flag read as argparse reads it (an option given twice: each value is converted and
         # checked where it comes: python 3.9.18-3.13.0 stop at `--n x` of `--n 5 --prof --n x`, type=int)
         g = _occurrence(launched, k, table, own, abbreviates, where)
+        if w.text == "--" and all(HOLE not in x.text and x.text != "--" for x in launched[k + 1:]):
+            # one `--`: the words after it are the positionals' (option words too), the `--` none (python
+            # 3.9.18-3.13.0: `--prof -- x y` for a nargs="?" exits with status 2 on y; `--prof -- --xyz` runs)
+            free.extend(x.text for x in launched[k + 1:])
+            break
         if w.text == "--" or w.text.startswith(HOLE) or g is None and w.text[:1] == "-" and (
                 w.text.partition("=")[0] in table or w.text[:2] == "-h" or read_as(w.text, table, abbreviates) or
                 len(w.text.partition("=")[0]) > 2 and "--help".startswith(w.text.partition("=")[0])):

@@ -144,6 +144,15 @@ CASES = [
                                                                                     "Level1"]],
     [[[["--profile-level"], {"choices": ["level0", "level1", "level2"]}]], True, ["--prof", "--profile-level",
                                                                                     "Level1"], {"method": "parse_known_args"}],
+    # a positional and one `--`: the words after it are the positional's, option words too; the `--` is none
+    [[[["size"], {"nargs": "?"}]], True, ["--prof", "--", "x", "y"]],
+    [[[["size"], {"nargs": "?"}]], True, ["--prof", "x", "--", "y"]],
+    [[[["size"], {"nargs": "?"}]], True, ["--prof", "--", "--xyz"]],
+    [[[["size"], {"nargs": "?"}]], True, ["--prof", "--", "-h"]],
+    [[[["size"], {"nargs": "?"}]], True, ["--prof", "--"]],
+    [[[["size"], {}]], True, ["--prof", "--"]],
+    [[[["size"], {}]], True, ["--prof", "--", "x"]],
+    [[[["size"], {"nargs": "*"}]], True, ["--prof", "x", "--", "y", "-h"]],
 ]
 
 RUN = """
