@@ -236,10 +236,9 @@ def test_a_profiler_under_no_test_of_the_flags_is_not_reached_either(capsys, tmp
 
 
 def test_a_parser_not_followed_whole_is_not_said_to_stop_at_help(capsys, tmp_path):
-    # add_help= (False: -h is unknown), fromfile_prefix_chars: not read here, so the stop at -h is not said (the
-    # answer is what it was before)
-    for old, new in (("ArgumentParser()", "ArgumentParser(add_help=False)"),
-                     ("ArgumentParser()", "ArgumentParser(fromfile_prefix_chars='@')")):
+    # fromfile_prefix_chars: not read here, so the stop at -h is not said (the answer is what it was before);
+    # add_help=False: test_a_parser_without_help_stops_on_a_help_word
+    for old, new in (("ArgumentParser()", "ArgumentParser(fromfile_prefix_chars='@')"),):
         assert not any("-h from run.sh:1" in line for line in _answer(capsys, tmp_path, "--prof", "-h",
                                                                       text=TRAIN.replace(old, new))), new
     # a positional (its values are converted as they come: none here), a required option (checked at the end), an
@@ -1010,3 +1009,18 @@ def test_the_words_after_a_dash_dash_are_the_positionals(capsys, tmp_path, words
                            f"{said}")
     else:
         assert out[-1] == "usable data: yes"
+
+
+@pytest.mark.parametrize("positional", [True, False])
+@pytest.mark.parametrize("word", ["-h", "--help", "--he", "-hx"])
+def test_a_parser_without_help_stops_on_a_help_word(capsys, tmp_path, positional, word):
+    # add_help=False: python 3.9.18 and 3.13.0 exit with status 2 ("unrecognized arguments: -h"); it said "yes"
+    text = TRAIN.replace("ArgumentParser()", "ArgumentParser(add_help=False)")
+    if positional:
+        text = text.replace('"--size", nargs=2', '"size", nargs="?"')
+    assert _ran_script(tmp_path, text, ["--prof", word]) == 2
+    assert _ran_script(tmp_path, text, ["--prof"]) == 0
+    out = _answer(capsys, tmp_path, "--prof", word, text=text)
+    assert out[-1].startswith(f"usable data: no (line 8 of train.py: not run in this launch: argparse stops the "
+                              f"script in parse_args: {word} from run.sh:1 is no option train.py defines, so argparse "
+                              f"exits with status 2 (\"error: unrecognized arguments\", naming {word})")

@@ -643,8 +643,9 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
     (values/argv_words.py): why the script stops there, kept on given for each read of its own flags (given_values)."""
     import ast
     import os
-    from ..values.argv_words import conditional, flag_key, read_as, takes_one, unrecognized
-    words = [w for w in unknown if HOLE not in w.text.partition("=")[0] and unrecognized(w.text) and
+    from ..values.argv_words import conditional, flag_key, read_as, takes_one, unrecognized, without_help
+    helps = "add_help" not in ctx.src.text or not without_help(ctx.tree)
+    words = [w for w in unknown if HOLE not in w.text.partition("=")[0] and unrecognized(w.text, helps) and
              not read_as(w.text, table, abbreviates)]
     own = {id(f.call) for f in ctx.resolver.flags} - idle    # (idle: flags of a parser never parsed)
 
@@ -730,7 +731,7 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
     choices= (a word of theirs may be refused first). None where not so."""
     import ast
     import os
-    from ..values.argv_words import may_be_ambiguous, read_as, sorted_first, unrecognized
+    from ..values.argv_words import may_be_ambiguous, read_as, sorted_first, unrecognized, without_help
     from ..values.launch_args import given_values
     from ..values.ops import U
     texts = [w.text for w in launched]
@@ -752,6 +753,7 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
     helps = not any(isinstance(n, ast.Call) and _dotted(n.func) in ("ArgumentParser", "argparse.ArgumentParser") and
                     any(k.arg in (None, "add_help", "conflict_handler", "prefix_chars", "fromfile_prefix_chars")
                         for k in n.keywords) for n in ast.walk(ctx.tree))
+    bare = "add_help" in ctx.src.text and without_help(ctx.tree)  # (-h, --help: words like any other)
     for k, w in enumerate(launched):
         if helps and w.text in ("-h", "--help") and w.text not in table:
             return k, f"argparse stops the script in {_method(ctx.tree)}: {w.text} from {at or where} asks for its " \
@@ -765,11 +767,12 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
             free.extend(x.text for x in launched[k + 1:])
             break
         if w.text == "--" or w.text.startswith(HOLE) or g is None and w.text[:1] == "-" and (
-                w.text.partition("=")[0] in table or w.text[:2] == "-h" or read_as(w.text, table, abbreviates) or
-                len(w.text.partition("=")[0]) > 2 and "--help".startswith(w.text.partition("=")[0])):
+                w.text.partition("=")[0] in table or read_as(w.text, table, abbreviates) or not bare and (
+                    w.text[:2] == "-h" or len(w.text.partition("=")[0]) > 2 and
+                    "--help".startswith(w.text.partition("=")[0]))):
             return None                 # (an earlier word of an option given twice, help, an abbreviation, ...)
         if g is None:
-            if k not in taken and not unrecognized(w.text):
+            if k not in taken and not unrecognized(w.text, not bare):
                 free.append(w.text)     # (a word argparse gives a positional, or names as unrecognized)
             continue
         if g.value_word is not None and g.value_word is not w:

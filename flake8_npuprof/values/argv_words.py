@@ -63,12 +63,22 @@ def no_abbreviation(tree: ast.AST) -> bool:
             for k in c.keywords) and all(k.arg for k in c.keywords) for c in calls)
 
 
-def unrecognized(text: str) -> bool:
+def unrecognized(text: str, helps: bool = True) -> bool:
     """Whether argparse reads a word no option matches as an option (so an unrecognized argument), not as a
-    positional: not a negative number, no space in it, not `-`, not the help option's (-h, --h...)."""
+    positional: not a negative number, no space in it, not `-`, not the help option's (-h, --h...) where the parser
+    has one (helps)."""
     return len(text) > 1 and text[0] == "-" and not _NUMBER.match(text) and " " not in text and \
-        not text.startswith("-h") and not (len(text.partition("=")[0]) > 2 and "--help".startswith(
-            text.partition("=")[0]))
+        not (helps and (text.startswith("-h") or len(text.partition("=")[0]) > 2 and "--help".startswith(
+            text.partition("=")[0])))
+
+
+def without_help(tree: ast.AST) -> bool:
+    """Whether every ArgumentParser the file makes says add_help=False (and it makes one), and nothing else of it is
+    not written out (**kwargs): python 3.9-3.13 then read -h and --help as any other word (3.9.18, 3.13.0 run)."""
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _name(n.func) in _PARSER]
+    return bool(calls) and all(
+        any(k.arg == "add_help" and isinstance(k.value, ast.Constant) and k.value.value is False for k in c.keywords)
+        and all(k.arg for k in c.keywords) and len(c.args) < 7 for c in calls)
 
 
 def option_word(text: str, table, abbreviates: Optional[Callable[[FlagDef], bool]] = None) -> bool:
