@@ -548,8 +548,8 @@ def test_the_index_is_read_as_git_writes_it():
 
 
 REFUSED = ("usable data: no (core/training.py, which pretrain.py imports, builds torch_npu's profiler, but argparse "
-           "stops the job as it reads the launch's words: --profile-level Level1 from run.sh:2 is not one of the "
-           "choices of --profile-level (features.py:{line}), so argparse exits with status 2 (\"invalid choice\"))")
+           "stops the script in parse_args: --profile-level Level1 from run.sh:2 is not one of the choices of "
+           "--profile-level (features.py:{line}), so argparse exits with status 2 (\"invalid choice\"))")
 
 
 def test_a_level_the_projects_choices_refuse_stops_the_job(capsys, project):

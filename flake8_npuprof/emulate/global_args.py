@@ -138,8 +138,7 @@ def _refused(namespace: Namespace, launch, modules: List[Module]) -> str:
             module.resolver.given = None
         stops = next((v.stops for v in values if isinstance(v, U) and v.stops), "")
         if stops:
-            found.append((k, stops.replace("argparse stops the script in parse_args: ", "argparse stops the job as it "
-                                                                                         "reads the launch's words: ", 1)))
+            found.append((k, stops))
     return min(found)[1] if found else ""
 
 
