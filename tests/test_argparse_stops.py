@@ -236,10 +236,9 @@ def test_a_profiler_under_no_test_of_the_flags_is_not_reached_either(capsys, tmp
 
 
 def test_a_parser_not_followed_whole_is_not_said_to_stop_at_help(capsys, tmp_path):
-    # add_help= (False: -h is unknown), fromfile_prefix_chars: not read here, so the stop at -h is not said (the
-    # answer is what it was before)
-    for old, new in (("ArgumentParser()", "ArgumentParser(add_help=False)"),
-                     ("ArgumentParser()", "ArgumentParser(fromfile_prefix_chars='@')")):
+    # fromfile_prefix_chars: not read here, so the stop at -h is not said (the answer is what it was before);
+    # add_help=False: test_a_parser_without_help_stops_on_a_help_word
+    for old, new in (("ArgumentParser()", "ArgumentParser(fromfile_prefix_chars='@')"),):
         assert not any("-h from run.sh:1" in line for line in _answer(capsys, tmp_path, "--prof", "-h",
                                                                       text=TRAIN.replace(old, new))), new
     # a positional (its values are converted as they come: none here), a required option (checked at the end), an
@@ -726,8 +725,32 @@ def test_a_value_the_launcher_computes_for_an_option_that_converts_it_is_not_kno
         "(status 2))")
 
 
+@pytest.mark.parametrize("launcher, line", [
+    ("for x in $(cat w.txt); do\n  python3 train.py --prof $x\ndone\n", 2),
+    ("for x in `cat w.txt`; do python3 train.py --prof $x; done\n", 1),
+    ("X=$(cat w.txt)\nfor x in a $X; do\n  python3 train.py --prof $x\ndone\n", 3),
+    ("read x < w.txt\npython3 train.py --prof $x\n", 2),
+    ("read -r -p 'words: ' x < w.txt\npython3 train.py --prof $x\n", 2),
+    ("while read x; do\n  python3 train.py --prof $x\ndone < w.txt\n", 2),
+    ("read < w.txt\npython3 train.py --prof $REPLY\n", 2),
+])
+def test_a_variable_a_loop_over_a_commands_output_or_read_sets_is_computed(capsys, tmp_path, launcher, line):
+    # bash 5.2 gives $x each word of the output (w.txt: `x`, then python 3.9.18-3.13.0 exit with status 2, as for
+    # `--prof x`), or the line `read` reads: not the caller's words, so not known. Each said "yes"
+    shown = "$REPLY" if "REPLY" in launcher else "$x"
+    steps = f"line 8 of train.py, when args.prof: steps 0-9 into {tmp_path}/prof"
+    assert _launched(capsys, tmp_path, launcher) == (
+        f"usable data: unknown (run.sh:{line}: {steps}; but whether it runs in this launch is not known: {shown} from "
+        f"run.sh:{line} is what the launcher computes (not known here: not a word its caller gives), which argparse "
+        "reads as train.py's options (or as no word, where it is empty and not quoted); where it is anything else, "
+        "argparse stops the script in parse_args: train.py defines no positional argument, so argparse exits with "
+        "status 2 (\"error: unrecognized arguments\"))")
+
+
 @pytest.mark.parametrize("launcher", ['python3 train.py --prof "$@"\n', "python3 train.py --prof $EXTRA\n",
-                                      "X=$1\npython3 train.py --prof $X\n"])
+                                      "X=$1\npython3 train.py --prof $X\n",
+                                      'for x in $EXTRA; do\n  python3 train.py --prof $x\ndone\n',
+                                      'echo a | read x\npython3 train.py --prof $x\n'])
 def test_words_the_caller_gives_are_read_as_options_it_may_give(capsys, tmp_path, launcher):
     # the launcher's arguments (none typed here) and its environment are the caller's: read as the options it may
     # give, the answer for the words typed (as before)
@@ -823,9 +846,181 @@ def test_a_switch_joined_to_characters_that_are_no_word_s_stops_the_script(capsy
     assert _answer(capsys, tmp_path, word, "--prof", text=text) == _off(why)
 
 
-@pytest.mark.xfail(strict=True, reason="left (s63, review20): -b-x is read as -b given")
-def test_a_switch_joined_to_a_dash_stops_the_script(capsys, tmp_path):
-    # python 3.9.18-3.13.0 each: "error: argument -b: ignored explicit argument '-x'", status 2 (`-b-x --prof`)
+@pytest.mark.parametrize("word, rest", [("-b-x", "-x"), ("-b-", "-"), ("-b--x", "--x")])
+def test_a_switch_joined_to_a_dash_stops_the_script(capsys, tmp_path, word, rest):
+    # python 3.9.18-3.13.0 each (tests/data/argparse_runs.json, parse_known_args too): "error: argument -b: ignored
+    # explicit argument '-x'", status 2; `-b-x --prof` said "yes" (review20's strict xfail)
     text = TRAIN.replace('    parser.add_argument("--size"', '    parser.add_argument("-b", action="store_true")\n'
                          '    parser.add_argument("--size"')
-    assert _answer(capsys, tmp_path, "-b-x", "--prof", text=text)[-1] != "usable data: yes"
+    why = (f"argparse stops the script in parse_args: {word} from run.sh:1 is -b (store_true) with {rest} after it, "
+           f"which argparse gives -b as its value: -b takes none, so python 3.9.18-3.13.0 exit with status 2 "
+           f"(\"error: argument -b: ignored explicit argument '{rest}'\")")
+    assert _answer(capsys, tmp_path, word, "--prof", text=text) == _off(why)
+
+
+@pytest.mark.parametrize("bound, said", [('M = ["a", "b"]\n', True), ('M = {"a", "b"}\n', True),
+                                         ('M = ["a", "b"]\nM.append("c")\n', False)])
+def test_choices_a_name_binds_to_a_list(capsys, tmp_path, bound, said):
+    # `choices=M`, M = ["a", "b"] at the top: `--prof --m c` stops as the literal does (python 3.9.18-3.13.0:
+    # "invalid choice", status 2); it said "yes". M changed by another statement is not read
+    text = TRAIN.replace("import torch_npu\n", "import torch_npu\n\n" + bound).replace(
+        'choices=["a", "b"]', "choices=M")
+    why = ("argparse stops the script in parse_args: --m c from run.sh:1 is not what --m takes, so argparse exits with "
+           "status 2 (\"error: argument --m: invalid choice: 'c'\")")
+    out = _answer(capsys, tmp_path, "--prof", "--m", "c", text=text)
+    line = text.splitlines().index("def train(args):") + 3
+    assert (out == [o.replace("line 8", f"line {line}") for o in _off(why)]) is said
+
+
+@pytest.mark.parametrize("bound, words, said", [
+    ('M = ["a", "b"]\nM.append("c")\n', ["--prof", "--m", "c"], "--m c"),
+    ('M = ["a", "b"]\nM.append("x")\n', ["--prof", "--m", "c"], "--m c"),
+    ('def M():\n    return ["a", "b"]\n', ["--prof", "--m=c"], "--m=c"),
+])
+def test_a_value_checked_against_choices_not_read_is_not_known(capsys, tmp_path, bound, words, said):
+    # python 3.9.18 and 3.13.0 run the first (c is appended) and exit with status 2 on the second ("invalid
+    # choice"): each said "yes"
+    text = TRAIN.replace("import torch_npu\n", "import torch_npu\n\n" + bound).replace(
+        'choices=["a", "b"]', "choices=M()" if "def" in bound else "choices=M")
+    line = text.splitlines().index('    parser.add_argument("--m", ' + text.split('parser.add_argument("--m", ')[1]
+                                   .split("\n")[0]) + 1
+    out = _answer(capsys, tmp_path, *words, text=text)
+    assert out[-1].startswith("usable data: unknown (")
+    assert out[-1].endswith(f"but whether it runs in this launch is not known: {said} from run.sh:1 is checked against "
+                            f"the choices of --m ({'M()' if 'def' in bound else 'M'}, line {line} of train.py), which "
+                            "are not read here: where they do not hold it, argparse stops the script in parse_args "
+                            "(status 2, \"invalid choice\"))")
+
+
+def test_a_value_refused_elsewhere_stops_the_script_whatever_choices_not_read_say(capsys, tmp_path):
+    text = TRAIN.replace("import torch_npu\n", 'import torch_npu\n\nM = ["a"]\nM.append("b")\n').replace(
+        'choices=["a", "b"]', "choices=M")
+    assert _answer(capsys, tmp_path, "--prof", "--m", "c", "--n", "x", text=text)[-1].startswith("usable data: no (")
+
+
+def test_choices_a_range_of_whole_numbers(capsys, tmp_path):
+    # python 3.9.18 and 3.13.0: "error: argument --n: invalid choice: 5 (choose from 1, 2, 3)", status 2; `--n 2` runs
+    text = TRAIN.replace('"--n", type=int, default=1', '"--n", type=int, default=1, choices=range(1, 4)')
+    why = ("argparse stops the script in parse_args: --n 5 from run.sh:1 is not what --n takes, so argparse exits with "
+           "status 2 (\"error: argument --n: invalid choice: 5\")")
+    assert _answer(capsys, tmp_path, "--prof", "--n", "5", text=text) == _off(why)
+    assert _answer(capsys, tmp_path, "--prof", "--n", "2", text=text)[-1] == "usable data: yes"
+
+
+@pytest.mark.parametrize("change, method", [
+    (('"--size", nargs=2', '"size", nargs="?"'), "parse_args"),
+    (("args = parser.parse_args()", "args = parser.parse_known_args()[0]"), "parse_known_args"),
+    (("ArgumentParser()", "ArgumentParser(add_help=False)"), "parse_args"),
+    (("ArgumentParser()", 'ArgumentParser(prefix_chars="-+")'), "parse_args"),
+])
+def test_a_word_the_launcher_computes_for_a_parser_first_stop_does_not_read(capsys, tmp_path, change, method):
+    # `--prof $(cat w.txt)`: python 3.9.18 and 3.13.0 run the script where w.txt is empty, and stop it where it holds
+    # --xyz (status 2; parse_known_args leaves it aside) or -h (status 0, with the help option): each said "yes"
+    text = TRAIN.replace(*change)
+    (tmp_path / "w.txt").write_text("--xyz\n" if method == "parse_args" else "-h\n")
+    for words, status in (([], 0), (["--xyz"] if method == "parse_args" else ["-h"], 2 if method == "parse_args"
+                                                                                 else 0)):
+        assert _ran_script(tmp_path, text, ["--prof"] + words) == status
+    (tmp_path / "run.sh").write_text("python3 train.py --prof $(cat w.txt)\n")
+    (tmp_path / "train.py").write_text(text)
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "--cwd", str(tmp_path), "--", "bash",
+          "run.sh"])
+    steps = f"line 8 of train.py, when args.prof: steps 0-9 into {tmp_path}/prof"
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"usable data: unknown (run.sh:1: {steps}; but whether it runs in this launch is not known: $(cat w.txt) from "
+        "run.sh:1 is what the launcher computes (not known here: not a word its caller gives), which argparse reads "
+        "as an option or a positional argument: where it is an option train.py does not define, a word no "
+        "positional argument takes, the help option or an option given no value it needs, argparse stops the script "
+        f"in {method})")
+
+
+def _ran_script(folder, text, words):
+    """The status python 3.9.18 and 3.13.0 (alike) exit with, running the script's parser on the words."""
+    parser = text.split('if __name__ == "__main__":\n')[1].split("    train(args)")[0]
+    code = "import sys\nsys.argv = ['train.py'] + " + repr(words) + "\nimport argparse\n" + \
+        "\n".join(line[4:] for line in parser.splitlines())
+    ran = set()
+    for version in ("3.9.18", "3.13.0"):
+        python = f"/root/.pyenv/versions/{version}/bin/python3"
+        if not os.path.exists(python):
+            pytest.skip("no CPython 3.9.18/3.13.0 here")
+        ran.add(subprocess.run([python, "-c", code], capture_output=True, cwd=folder).returncode)
+    assert len(ran) == 1
+    return ran.pop()
+
+
+def test_a_value_the_launcher_computes_for_an_option_of_two_words_is_not_known(capsys, tmp_path):
+    # --size takes 2 words: python 3.9.18 and 3.13.0 run `--prof --size 1 2` and exit with status 2 on
+    # `--prof --size 1` ("expected 2 arguments"): an unquoted output may be either. It said "yes"
+    assert _ran(["--prof", "--size", "1"], None, [[["--size"], {"nargs": 2}]])[0] == 2
+    steps = f"line 8 of train.py, when args.prof: steps 0-9 into {tmp_path}/prof"
+    assert _launched(capsys, tmp_path, "python3 train.py --prof --size $(cat size.txt)\n") == (
+        f"usable data: unknown (run.sh:1: {steps}; but whether it runs in this launch is not known: $(cat size.txt) "
+        "from run.sh:1 is what the launcher computes (not known here: not a word its caller gives), given to --size: "
+        "where --size does not take it (its nargs=2, type= or choices=), or it is no word at all, argparse stops the "
+        "script in parse_args (status 2))")
+
+
+@pytest.mark.parametrize("words, why", [
+    (["--prof", "--xyz"], "argparse stops the script in parse_args: --xyz from run.sh:1 is no option train.py defines, "
+                          "so argparse exits with status 2 (\"error: unrecognized arguments\", naming --xyz)"),
+    (["--prof", "--m", "c"], "argparse stops the script in parse_args: --m c from run.sh:1 is not what --m takes, so "
+                             "argparse exits with status 2 (\"error: argument --m: invalid choice: 'c'\")"),
+    (["--prof", "-h"], HELP),
+])
+def test_a_parser_whose_prefix_chars_hold_a_dash_reads_dash_words_as_for_a_dash(capsys, tmp_path, words, why):
+    # prefix_chars="-+": python 3.9.18 and 3.13.0 read `-` words as for "-" (help -h): each said "yes"
+    text = TRAIN.replace("ArgumentParser()", 'ArgumentParser(prefix_chars="-+")')
+    assert _ran_script(tmp_path, text, words) == (0 if "-h" in words else 2)
+    assert _ran_script(tmp_path, text, ["--prof"]) == 0
+    assert _answer(capsys, tmp_path, *words, text=text) == _off(why)
+
+
+def test_a_word_of_another_prefix_character_is_not_followed(capsys, tmp_path):
+    # `+x` is an option word for prefix_chars="-+" (python 3.9.18 and 3.13.0: "unrecognized arguments: +x", status 2)
+    text = TRAIN.replace("ArgumentParser()", 'ArgumentParser(prefix_chars="-+")')
+    assert _ran_script(tmp_path, text, ["--prof", "+x"]) == 2
+    out = _answer(capsys, tmp_path, "--prof", "+x", text=text)
+    assert out[-1].startswith("usable data: unknown (") and out[-1].endswith(
+        "train.py's parser reads options that begin with '-+' (prefix_chars=), and how argparse reads the words from "
+        "run.sh:1 for it is not followed here)")
+
+
+@pytest.mark.parametrize("words, nargs, said", [
+    (["--prof", "--", "x", "y"], "?", "(x, y) are more than its positional arguments take (size: at most 1), so "
+                                      "argparse exits with status 2 (\"error: unrecognized arguments\")"),
+    (["--prof", "x", "--", "y"], "?", "(x, y) are more than its positional arguments take (size: at most 1), so "
+                                      "argparse exits with status 2 (\"error: unrecognized arguments\")"),
+    (["--prof", "--"], None, "(none) are fewer than its positional arguments need (size: at least 1), so argparse "
+                             "exits with status 2 (\"error: the following arguments are required\")"),
+    (["--prof", "--", "--xyz"], "?", ""),
+    (["--prof", "--", "-h"], "?", ""),
+    (["--prof", "--", "x"], None, ""),
+])
+def test_the_words_after_a_dash_dash_are_the_positionals(capsys, tmp_path, words, nargs, said):
+    # python 3.9.18-3.13.0 (argparse_runs.json): after one `--` every word is a positional's, the `--` none; the first
+    # three said "yes"
+    ran = _ran(words, None, [[["size"], {"nargs": nargs} if nargs else {}]])
+    assert (ran == ["runs"]) is not said
+    text = TRAIN.replace('"--size", nargs=2', f'"size", nargs="{nargs}"' if nargs else '"size"')
+    out = _answer(capsys, tmp_path, *words, text=text)
+    if said:
+        assert out == _off(f"argparse stops the script in parse_args: the words from run.sh:1 that no option reads "
+                           f"{said}")
+    else:
+        assert out[-1] == "usable data: yes"
+
+
+@pytest.mark.parametrize("positional", [True, False])
+@pytest.mark.parametrize("word", ["-h", "--help", "--he", "-hx"])
+def test_a_parser_without_help_stops_on_a_help_word(capsys, tmp_path, positional, word):
+    # add_help=False: python 3.9.18 and 3.13.0 exit with status 2 ("unrecognized arguments: -h"); it said "yes"
+    text = TRAIN.replace("ArgumentParser()", "ArgumentParser(add_help=False)")
+    if positional:
+        text = text.replace('"--size", nargs=2', '"size", nargs="?"')
+    assert _ran_script(tmp_path, text, ["--prof", word]) == 2
+    assert _ran_script(tmp_path, text, ["--prof"]) == 0
+    out = _answer(capsys, tmp_path, "--prof", word, text=text)
+    assert out[-1].startswith(f"usable data: no (line 8 of train.py: not run in this launch: argparse stops the "
+                              f"script in parse_args: {word} from run.sh:1 is no option train.py defines, so argparse "
+                              f"exits with status 2 (\"error: unrecognized arguments\", naming {word})")

@@ -545,3 +545,52 @@ def test_the_index_is_read_as_git_writes_it():
     links = {"3rdparty/Megatron-LM": MEGATRON, "a/b": MINDSPEED, "x" * 9: "3" * 40}      # (9 + 62: padded to 72)
     assert read_index(_index(links)) == links
     assert read_index(b"DIRC" + bytes([0, 0, 0, 4]) + _index(links)[8:]) == {}       # version 4: not read
+
+
+REFUSED = ("usable data: no (core/training.py, which pretrain.py imports, builds torch_npu's profiler, but argparse "
+           "stops the script in parse_args: --profile-level Level1 from run.sh:2 is not one of the choices of "
+           "--profile-level (features.py:{line}), so argparse exits with status 2 (\"invalid choice\"))")
+
+
+def test_a_level_the_projects_choices_refuse_stops_the_job(capsys, project):
+    # MindSpeed-LLM's --profile-level (mindspeed_llm/features_manager/functional/profiling.py, c77308a1) takes
+    # level_none, level0, level1, level2: `--profile-level Level1` stops the job in argparse (python 3.9.18-3.13.0:
+    # "invalid choice", status 2, parse_known_args too), so nothing is profiled. It said unknown (the loop's length)
+    out = _emulate(capsys, project, [{"level1": "Level1"}.get(a, a) for a in PROFILE])
+    assert out[-1] == REFUSED.format(line=4)
+
+
+@pytest.mark.parametrize("bound, said", [
+    ("LEVELS = ('level_none', 'level0', 'level1', 'level2')\n", True),
+    ("LEVELS = ['level_none', 'level0', 'level1', 'level2']\n", True),
+    ("LEVELS = ['level_none', 'level0', 'level1', 'level2']\nLEVELS.append('Level1')\n", False),
+    ("LEVELS = ['level_none', 'level0', 'level1', 'level2']\nLEVELS += ['Level1']\n", False),
+    ("LEVELS = ['level_none', 'level0', 'level1', 'level2']\nLEVELS[0] = 'Level1'\n", False),
+    ("LEVELS = ['level_none', 'level0', 'level1', 'level2']\nprint(LEVELS)\n", False),
+    ("def levels():\n    return ['level0']\n\n\nLEVELS = levels()\n", False),
+])
+def test_choices_a_name_binds_are_read_where_nothing_changes_them(capsys, project, bound, said):
+    # a list another statement changes (LEVELS.append('Level1') makes it a choice: python runs the job) is not read
+    text = bound + "\n\n" + FEATURES.replace('choices=["level_none", "level0", "level1", "level2"]', "choices=LEVELS")
+    (project / "core" / "features.py").write_text(text)
+    out = _emulate(capsys, project, [{"level1": "Level1"}.get(a, a) for a in PROFILE])
+    line = text.splitlines().index("class ProfilingFeature:") + 4
+    assert (out[-1] == REFUSED.format(line=line)) is said
+    assert out[-1].startswith("usable data: unknown") is not said
+
+
+def test_a_choices_name_another_module_names_is_not_read(capsys, project):
+    text = "LEVELS = ['level_none', 'level0', 'level1', 'level2']\n\n\n" + FEATURES.replace(
+        'choices=["level_none", "level0", "level1", "level2"]', "choices=LEVELS")
+    (project / "core" / "features.py").write_text(text)
+    (project / "core" / "training.py").write_text("from core.features import LEVELS\nLEVELS.append('Level1')\n" +
+                                                  TRAINING)
+    out = _emulate(capsys, project, [{"level1": "Level1"}.get(a, a) for a in PROFILE])
+    assert out[-1].startswith("usable data: unknown")
+
+
+def test_a_refused_level_after_a_word_not_known_is_not_said(capsys, project):
+    # the launcher's `$(cat extra)` may be `--`, after which the words are positionals (not the option's value)
+    (project / "run.sh").write_text(LAUNCHER.replace('"$@"', '$(cat extra) "$@"'))
+    out = _emulate(capsys, project, [{"level1": "Level1"}.get(a, a) for a in PROFILE])
+    assert out[-1].startswith("usable data: unknown")

@@ -208,6 +208,10 @@ def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
     _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where)
     if not getattr(given, "stop", ""):
         _computed_word(ctx, launch, table, given, abbreviates, where)
+    if not getattr(given, "stop", ""):
+        _computed_word_loosely(ctx, launch, table, given, where)
+    if not getattr(given, "stop", ""):
+        _unread_choices(ctx, given)
     ctx.resolver.given = given
     inventory = Inventory(ctx)
     setups, decided, traps = [], [], []
@@ -237,11 +241,18 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
     release (given.unsure)."""
     import ast
     from ..values.argv_words import as_dashed, as_written, conditional, first_stop, flag_key, may_be_ambiguous, \
-        parse_options, prefix_chars, read_as, sure_to_stop, unparsed, unrecognized
+        parse_options, prefix_chars, read_as, unparsed, unrecognized
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
     prefix = prefix_chars(ctx.tree) if "prefix_chars" in ctx.src.text else "-"
     texts, view = [w.text for w in words], table
+    if len(prefix) > 1 and "-" in prefix:
+        # prefix_chars="-+": python 3.9-3.13 read words and options that begin with `-` as they do for "-" (its help
+        # option -h, --help); a word or an option that begins with another of them is not followed here
+        others = prefix.replace("-", "")
+        if any(t[:1] in others for t in texts) or any(o[:1] in others for o in _own_options(ctx)):
+            return _not_followed(ctx, given, prefix, where)
+        ctx.dashed_words = True
     if prefix and "-" not in prefix:    # (options that begin otherwise: a word that begins with `-` is none)
         _stop_on_positional(ctx, table, given, words, where)
         if given.stop or not words:
@@ -282,7 +293,7 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
                 other is not None and other.status is None:
             stop = other = None
     # (parse_known_args() stops where parse_args() stops while reading the words, not on those no option reads)
-    exit_on_error = sure_to_stop(ctx.resolver, table, flags, known=stop.kind in _WHILE_READING and (
+    exit_on_error = _sure_to_stop(ctx, table, flags, known=stop.kind in _WHILE_READING and (
         other is None or other.kind in _WHILE_READING), prefixed=view is not table) if stop is not None else None
     # (an option word the script does not define: _stop_on_unrecognized says it, with what passes it; not `-1`, which
     # argparse reads as a positional, nor an abbreviation, as first_stop does)
@@ -320,6 +331,21 @@ def _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where: 
 _WHILE_READING = ("help", "version", "value", "raises", "default")
 
 
+def _sure_to_stop(ctx, table, flags, known: bool = False, prefixed: bool = False):
+    """argv_words.sure_to_stop, for a parser whose prefix_chars= (of several characters, one `-`) _stop_in_parse_args
+    found read as "-" (ctx.dashed_words) too."""
+    from ..values.argv_words import sure_to_stop
+    return sure_to_stop(ctx.resolver, table, flags, known=known,
+                        prefixed=prefixed or getattr(ctx, "dashed_words", False))
+
+
+def _own_options(ctx) -> List[str]:
+    """The option strings of the script's own argparse flags, as written."""
+    import ast
+    return [a.value for f in ctx.resolver.flags if f.kind == "argparse" for a in f.call.args
+            if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+
+
 def _computed_word(ctx, launch, table, given, abbreviates, where: str) -> None:
     """Where argparse reads the launch's words through without a stop up to one not known here that it meets where
     it reads an option (no option before it takes it: argv_words.first_stop's "hole"), and that word is what the
@@ -327,6 +353,7 @@ def _computed_word(ctx, launch, table, given, abbreviates, where: str) -> None:
     parse_args read it as the script's options, or as nothing (an unquoted expansion of nothing), or else as an
     argument the script does not take ("unrecognized arguments", status 2), which is not known here (given.unsure).
     The caller's words (`"$@"`, its environment) stay read as the options the caller may give."""
+    import ast
     import os
     from ..shell.expand import COMPUTED
     from ..source.files import ReadError, read_source
@@ -363,7 +390,10 @@ def _computed_word(ctx, launch, table, given, abbreviates, where: str) -> None:
     computed = f"{'the value of ' if w is words[stop.at] and HOLE not in option else ''}{shown} from {where} is " \
         "what the launcher computes (not known here: not a word its caller gives)"
     if valued:
-        given.stop = f"{computed}, given to {option}: where {option} does not take it (its type= or choices=)" \
+        nargs = next((k.value.value for k in table[option].call.keywords if k.arg == "nargs" and isinstance(
+            k.value, ast.Constant) and type(k.value.value) is int), None) if option in table else None
+        given.stop = f"{computed}, given to {option}: where {option} does not take it (its " \
+            f"{f'nargs={nargs}, ' if nargs else ''}type= or choices=)" \
             f"{', or it is no word at all' if len(span) > 1 else ''}, argparse stops the script in {method} " \
             f"(status 2){then}"
     else:
@@ -374,12 +404,84 @@ def _computed_word(ctx, launch, table, given, abbreviates, where: str) -> None:
     given.stop_calls = frozenset(flag_key(f) for f in flags)
 
 
+def _computed_word_loosely(ctx, launch, table, given, where: str) -> None:
+    """_computed_word for a parser first_stop does not read (a positional argument, add_help=False, prefix_chars of
+    several characters, parse_known_args): a word the launcher computes (shell/expand.COMPUTED), before any `--`,
+    that no option before it takes as its value (each word before it known) is read by python 3.9-3.13's argparse as
+    an option or a positional argument, where it may be an option the script does not define or a word no positional
+    takes (parse_args: status 2), the help option (status 0), an option that needs a value it is not given, or the
+    script's own options, or nothing: which is not known here (given.unsure)."""
+    import os
+    from ..shell.expand import COMPUTED
+    from ..source.files import ReadError, read_source
+    from ..values.argv_words import flag_key, sure_to_stop, takes_one
+    words = list(without_redirections(launch.args))
+    flags = ctx.resolver.flags
+    if not flags or not any(w.value.origin == COMPUTED for w in words) or \
+            sure_to_stop(ctx.resolver, table, flags, known=True, prefixed=True) is None:
+        return
+    k = 0
+    while k < len(words):
+        w = words[k]
+        if w.text == "--":
+            return
+        if HOLE in w.text:
+            if w.value.origin != COMPUTED or not w.text.startswith(HOLE):
+                return                  # (the caller's words: read as the options it may give)
+            break
+        flag = table.get(w.text)
+        if flag is not None and flag.kind == "argparse" and takes_one(flag) and k + 1 < len(words):
+            k += 1                      # (its value, whatever it is: a word not known here too)
+        elif flag is not None and flag.kind == "argparse" and flag.action not in ("store_true", "store_false",
+                                                                                   "store_const", "count"):
+            return                      # (nargs=, append_const and the like: not followed here)
+        k += 1
+    else:
+        return
+    try:
+        shown = read_source(launch.command.path).text[w.start:w.end]
+    except (ReadError, ValueError, OSError):
+        shown = "a word"
+    script = os.path.basename(ctx.filename)
+    given.stop = f"{shown} from {where} is what the launcher computes (not known here: not a word its caller " \
+        f"gives), which argparse reads as an option or a positional argument: where it is an option {script} does " \
+        "not define, a word no positional argument takes, the help option or an option given no value it needs, " \
+        f"argparse stops the script in {_method(ctx.tree)}"
+    given.unsure = True
+    given.stop_calls = frozenset(flag_key(f) for f in flags)
+
+
+def _unread_choices(ctx, given) -> None:
+    """Where the launch gives one of the script's own options a value and its choices= is not read here (a call, a
+    name bound otherwise than to one literal, or changed: argv_words.choices_of): python checks the value against
+    them and stops the script in parse_args where they do not hold it (status 2, "invalid choice"), which is not
+    known here (given.unsure); it said what the other options decide."""
+    import ast
+    from ..values.argv_words import UNREAD, choices_of, flag_key, unparsed
+    flags = ctx.resolver.flags
+    idle = unparsed(ctx.tree, flags)
+    for f in flags:
+        g = given.get(f.dest)
+        if f.kind != "argparse" or id(f.call) in idle or not isinstance(g, Given) or g.text is None or \
+                HOLE in g.text or g.option not in [getattr(a, "value", None) for a in f.call.args] or \
+                choices_of(f) is not UNREAD:
+            continue
+        node = next(k.value for k in f.call.keywords if k.arg == "choices")
+        spelled = f"{g.option}{'=' if g.value_word is g.word else ' '}{g.text}"
+        given.stop = f"{spelled} from {g.where} is checked against the choices of {f.option} " \
+            f"({ast.unparse(node)}, line {f.call.lineno}), which are not read here: where they do not hold it, " \
+            f"argparse stops the script in {_method(ctx.tree)} (status 2, \"invalid choice\")"
+        given.unsure = True
+        given.stop_calls = frozenset(flag_key(f) for f in flags)
+        return
+
+
 def _stop_in_parse_args_without(ctx, table, given, unknown, abbreviates, where: str, idle, words, cond) -> None:
     """Where argparse reads the launch's words through (or where that is not known here) with the options added
     under an `if` (argv_words.conditional: one statement adds them all), and stops without them (`--n 5` with no
     --n: "unrecognized arguments", status 2, python 3.9.18-3.13.0): whether the script runs is not known, said so
     (given.unsure), unless the words surely stop it another way."""
-    from ..values.argv_words import first_stop, flag_key, sure_to_stop
+    from ..values.argv_words import first_stop, flag_key
     _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where, idle, words)
     if given.stop or len(set(cond.values())) > 1 or -1 in cond.values():
         return
@@ -387,7 +489,7 @@ def _stop_in_parse_args_without(ctx, table, given, unknown, abbreviates, where: 
                                                  id(f.call) not in cond}, abbreviates)
     flags = ctx.resolver.flags
     if other is None or other.status is None or \
-            sure_to_stop(ctx.resolver, table, flags, known=other.kind in _WHILE_READING) is None:
+            _sure_to_stop(ctx, table, flags, known=other.kind in _WHILE_READING) is None:
         return
     names = ", ".join(sorted(o for o, f in table.items() if id(f.call) in cond))
     given.stop = f"the statement on line {min(cond.values())} adds {names} only where its test holds, which is not " \
@@ -483,6 +585,11 @@ def _said(ctx, stop, words, table, where: str, prefix: str = "-", abbreviates=la
             "and exits with status 0" if stop.status == 0 else f"{text} from {where} is {script}'s version option " \
             f"(line {line}), which gives no version=: argparse's version action reads parser.version, which " \
             "ArgumentParser does not have, so parse_args raises AttributeError (status 1)"
+    elif stop.kind == "value" and text.partition("=")[0] not in table and joined(text, table) is not None:
+        switch, rest = joined(text, table) or (table[text[:2]], "")
+        why = f"{text} from {where} is {text[:len(text) - len(rest)]} ({switch.action}) with {rest} after it, which " \
+            f"argparse gives {switch.option} as its value: {switch.option} takes none, so python 3.9.18-3.13.0 exit " \
+            f"with status 2 (\"error: {stop.why}\")"
     elif stop.kind == "value":
         flag = option_of(text, table, abbreviates)
         spelled = " ".join(w.text for w in words[stop.at:stop.end])
@@ -536,8 +643,9 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
     (values/argv_words.py): why the script stops there, kept on given for each read of its own flags (given_values)."""
     import ast
     import os
-    from ..values.argv_words import conditional, flag_key, read_as, sure_to_stop, takes_one, unrecognized
-    words = [w for w in unknown if HOLE not in w.text.partition("=")[0] and unrecognized(w.text) and
+    from ..values.argv_words import conditional, flag_key, read_as, takes_one, unrecognized, without_help
+    helps = "add_help" not in ctx.src.text or not without_help(ctx.tree)
+    words = [w for w in unknown if HOLE not in w.text.partition("=")[0] and unrecognized(w.text, helps) and
              not read_as(w.text, table, abbreviates)]
     own = {id(f.call) for f in ctx.resolver.flags} - idle    # (idle: flags of a parser never parsed)
 
@@ -551,12 +659,12 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
         own -= set(cond)        # and their word is unrecognized without them, which parse_known_args leaves aside)
         refusable = any(g.text is not None and _refusable(table[g.option]) for g in mine())
         if any(id(table[g.option].call) in cond for g in bare) and \
-                sure_to_stop(ctx.resolver, table, ctx.resolver.flags) is None:
+                _sure_to_stop(ctx, table, ctx.resolver.flags) is None:
             bare = [g for g in mine() if g.text is None and takes_one(table[g.option])]
     # (the help option: said where each word before it is surely read without a stop, as a refused value is)
     helped = any(w.text in ("-h", "--help") and w.text not in table for w in launched)
     spread = any(f.kind == "argparse" and not f.option.startswith("-") for f in ctx.resolver.flags)  # (positionals)
-    exit_on_error = sure_to_stop(ctx.resolver, table, ctx.resolver.flags, known=bool(bare) or refusable or helped) \
+    exit_on_error = _sure_to_stop(ctx, table, ctx.resolver.flags, known=bool(bare) or refusable or helped) \
         if words or bare or refusable or helped or spread else None
     if exit_on_error is None:
         return
@@ -568,7 +676,7 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
         # (a flag's own stop (launch_args.given_values), the first argparse meets: the script's, whatever it reads)
         given.stop, given.stop_calls = refused[1], frozenset(flag_key(f) for f in ctx.resolver.flags)
         return
-    if not bare and sure_to_stop(ctx.resolver, table, ctx.resolver.flags) is None:
+    if not bare and _sure_to_stop(ctx, table, ctx.resolver.flags) is None:
         return                          # (parse_known_args leaves the words no option reads aside)
     if not bare and not words:
         return
@@ -623,7 +731,7 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
     choices= (a word of theirs may be refused first). None where not so."""
     import ast
     import os
-    from ..values.argv_words import may_be_ambiguous, read_as, sorted_first, unrecognized
+    from ..values.argv_words import may_be_ambiguous, read_as, sorted_first, unrecognized, without_help
     from ..values.launch_args import given_values
     from ..values.ops import U
     texts = [w.text for w in launched]
@@ -645,6 +753,7 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
     helps = not any(isinstance(n, ast.Call) and _dotted(n.func) in ("ArgumentParser", "argparse.ArgumentParser") and
                     any(k.arg in (None, "add_help", "conflict_handler", "prefix_chars", "fromfile_prefix_chars")
                         for k in n.keywords) for n in ast.walk(ctx.tree))
+    bare = "add_help" in ctx.src.text and without_help(ctx.tree)  # (-h, --help: words like any other)
     for k, w in enumerate(launched):
         if helps and w.text in ("-h", "--help") and w.text not in table:
             return k, f"argparse stops the script in {_method(ctx.tree)}: {w.text} from {at or where} asks for its " \
@@ -652,12 +761,18 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
         # each word of an own flag read as argparse reads it (an option given twice: each value is converted and
         # checked where it comes: python 3.9.18-3.13.0 stop at `--n x` of `--n 5 --prof --n x`, type=int)
         g = _occurrence(launched, k, table, own, abbreviates, where)
+        if w.text == "--" and all(HOLE not in x.text and x.text != "--" for x in launched[k + 1:]):
+            # one `--`: the words after it are the positionals' (option words too), the `--` none (python
+            # 3.9.18-3.13.0: `--prof -- x y` for a nargs="?" exits with status 2 on y; `--prof -- --xyz` runs)
+            free.extend(x.text for x in launched[k + 1:])
+            break
         if w.text == "--" or w.text.startswith(HOLE) or g is None and w.text[:1] == "-" and (
-                w.text.partition("=")[0] in table or w.text[:2] == "-h" or read_as(w.text, table, abbreviates) or
-                len(w.text.partition("=")[0]) > 2 and "--help".startswith(w.text.partition("=")[0])):
+                w.text.partition("=")[0] in table or read_as(w.text, table, abbreviates) or not bare and (
+                    w.text[:2] == "-h" or len(w.text.partition("=")[0]) > 2 and
+                    "--help".startswith(w.text.partition("=")[0]))):
             return None                 # (an earlier word of an option given twice, help, an abbreviation, ...)
         if g is None:
-            if k not in taken and not unrecognized(w.text):
+            if k not in taken and not unrecognized(w.text, not bare):
                 free.append(w.text)     # (a word argparse gives a positional, or names as unrecognized)
             continue
         if g.value_word is not None and g.value_word is not w:

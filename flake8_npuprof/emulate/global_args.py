@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Tuple
 
 from ..knowledge import global_args as K
 from ..source.prefilter import code_only, names_torch_npu
-from ..values.global_args import AccessorLookup, Namespace, framework_flag, list_values
+from ..values.global_args import AccessorLookup, Namespace, definition_shape, framework_flag, list_values
 from ..values.launch_args import OPEN
 from ..source.text import HOLE
 from ..values.project import Module, for_file, load
@@ -54,6 +54,10 @@ def follow(w, launch, ls, target, environ):
         namespace.pin = pin(next(iter(frameworks)), launch.script, uses)
     where = os.path.relpath(module.path, os.path.dirname(launch.script)).replace(os.sep, "/")
     script = os.path.basename(launch.script)
+    refused = _refused(namespace, launch, modules)
+    if refused:
+        return Followed("no profiling", f"{where}, which {script} imports, builds torch_npu's profiler, but {refused}",
+                        False, None, ())
     adapted = _adapter(namespace)
     if adapted is not None and adapted[1]:
         return Followed("unknown", f"{where}, which {script} imports, builds torch_npu's profiler, but {adapted[0]}",
@@ -99,6 +103,43 @@ def _adapter(namespace: Namespace) -> Optional[Tuple[str, bool]]:
         if defaults == {a["value"]}:
             return f"{a['option']}'s default, {a['value']}, {over}: what it collects is not known", True
     return None
+
+
+def _refused(namespace: Namespace, launch, modules: List[Module]) -> str:
+    """Why argparse stops the job on a value the launch gives an option the project defines (once, or alike), which
+    its definition refuses (launch_args.given_values: a choices= that does not hold it, a type= that raises on it),
+    where every word before it is known and none is `--`: the parser the namespace comes from reads the launch's
+    words in order and meets it whatever else it reads (parse_args and parse_known_args alike: python 3.9.18-3.13.0
+    exit with status 2 at an invalid choice, tests/data/argparse_runs.json); "" where none does. A choices= name
+    another module of the project names may be changed there: not said."""
+    import re
+    from ..values.argv_words import choices_node
+    from ..values.ops import U
+    from ..shell.parse import without_redirections
+    words = list(without_redirections(launch.args))
+    at = {id(w): k for k, w in enumerate(words)}
+    found = []
+    for dest, own in namespace.defs.items():
+        g = namespace.given.get(dest)
+        if g is None or id(g.word) not in at or len({definition_shape(f) for _, f in own}) > 1 or own[0][1].kind != "argparse":
+            continue
+        k = at[id(g.word)]
+        if any(HOLE in w.text or w.text == "--" for w in words[:k]):
+            continue
+        module, flag = own[0]
+        named = next((n.value.id for n in flag.call.keywords if n.arg == "choices" and isinstance(n.value, ast.Name)
+                      and choices_node(flag) is not n.value), None)
+        if named and any(m is not module and re.search(rf"\b{re.escape(named)}\b", m.src.text) for m in modules):
+            continue
+        module.resolver.steps, module.resolver.exhausted, module.resolver.given = 0, False, namespace.given
+        try:
+            values = module.resolver._flag_value(flag, 0, False)
+        finally:
+            module.resolver.given = None
+        stops = next((v.stops for v in values if isinstance(v, U) and v.stops), "")
+        if stops:
+            found.append((k, stops))
+    return min(found)[1] if found else ""
 
 
 def _default_text(flag: FlagDef) -> Optional[str]:

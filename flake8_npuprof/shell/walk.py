@@ -34,6 +34,7 @@ from .words import glob_match, integer_value
 _new_tuple = tuple.__new__          # a Word or Run without the namedtuple's __new__ (a Python frame each)
 # the variable a `for` loop sets: `for i in ...`, `for ((i=0; ...))`
 _FOR_VAR = re.compile(r"for\s+([A-Za-z_]\w*)(?![\w=])|for\s*\(\(\s*([A-Za-z_]\w*)\s*=")
+_FOR_LIST = re.compile(r"[ \t]+in[ \t]+([^;\n]*)")       # (a `for NAME in` loop's list, to its `;` or line's end)
 _TESTS = ("if", "[", "[[", "test")     # the commands `$?` is known in (right after a command run with `&`)
 # (patterns, not compiled at import: re compiles them where a counted while first needs them)
 _UNFOLLOWED_RUN = r"(?<![\w$-])(?:source|eval|exec)\b|(?:^|[;&|\n])\s*\.\s"   # what a counted while's body may not run
@@ -509,7 +510,8 @@ class Walk(Expander, Compounds):
                     name = loop_var.group(1) or loop_var.group(2)
                     self.loop_vars[name] = (path, line)
                     if not skipping:
-                        self._loop_variable(name, path, line, loop_var.start(1 if loop_var.group(1) else 2))
+                        self._loop_variable(name, path, line, loop_var.start(1 if loop_var.group(1) else 2),
+                                            loop_var.group(1) is not None and self._computed_list(text, loop_var.end()))
                 # (both patterns start with `for`, blanks and `((`: a `for x in` loop compiles neither)
                 blanks = _WHITE.match(text, words[0][0] + 3)
                 arith = blanks is not None and text.startswith("((", blanks.end())
@@ -1045,6 +1047,8 @@ class Walk(Expander, Compounds):
             return self.ended               # a sourced script runs in this shell: its `exit` ends this one too
         if head == "exit":
             return True
+        if head == "read" and not self._apart_cmd and not inline:
+            self._read_into(list(without_redirections(words[1:])), path, src)
         if head == "shift":
             n = words[1].text if len(words) > 1 else "1"
             if self.args is not None:
@@ -1552,14 +1556,57 @@ class Walk(Expander, Compounds):
             rounds += len(fields)
         return rounds
 
-    def _loop_variable(self, name: str, path: str, line: int, start: int) -> None:
+    def _read_into(self, words, path: str, src) -> None:
+        """`read [-options] NAME...` (bash 5.2's builtin): each NAME (REPLY where none is given; -a's array) holds
+        what it reads, from its input (a file, a pipe, the terminal), which is not known here and is not the
+        caller's words: marked COMPUTED (expand.py), as a command's output is."""
+        names: List[Word] = []
+        k = 0
+        while k < len(words):
+            t = words[k].text
+            if t == "--":
+                names.extend(words[k + 1:])
+                break
+            if t[:1] == "-" and len(t) > 1 and not names:
+                taken = next((i for i, c in enumerate(t[1:]) if c in "adinNptu"), None)
+                if taken is not None and t[1 + taken] == "a":       # (`-a NAME`, `-aNAME`: the array)
+                    names.extend(words[k + 1:k + 2] if taken + 2 == len(t) else [])
+                k += 2 if taken is not None and taken + 2 == len(t) else 1
+                continue
+            names.append(words[k])
+            k += 1
+        for w in names or [Word(StrValue("REPLY", [], 0, 0, origin="shell"), 0, 0)]:
+            if not _NAME.fullmatch(w.text):
+                continue
+            kept = w.text in self.exported
+            s = Setting(HOLE, path, src.position(w.start)[0] if w.end else 0, w.start, "export" if kept else "plain",
+                        computed=True)
+            self.vars[w.text] = s
+            if kept:
+                self.exported[w.text] = s
+            self._changed(w.text)
+
+    def _computed_list(self, text: str, at: int) -> bool:
+        """Whether the list of a `for NAME in LIST` loop whose name ends at `at` holds what the launcher computes (a
+        command's output, `$?`, a variable set to one: expand.COMPUTED), so that its variable does too."""
+        m = _FOR_LIST.match(text, at)
+        if m is None:
+            return False
+        listed = m.group(1)
+        return "$(" in listed or "`" in listed or self.expand(text, m.start(1), m.end(1)).origin == COMPUTED
+
+    def _loop_variable(self, name: str, path: str, line: int, start: int, computed: bool = False) -> None:
         """A `for` loop the walk reads once for all its rounds: its variable holds each round's value in the body and
         the last one after it (bash 5.2: `i=5; for i in 0 1; do :; done; echo $i` prints 1), not the value it had
-        before; an exported one stays exported with it (`export R=5; for R in 0 1; do env; done`: R=0, then R=1)."""
+        before; an exported one stays exported with it (`export R=5; for R in 0 1; do env; done`: R=0, then R=1).
+        computed: its list holds what the launcher computes (`for x in $(cat f)`): so does the variable, set or not
+        before the loop (not the caller's words)."""
+        if computed and name not in self.vars and name not in self.exported:
+            self.vars[name] = Setting(HOLE, path, line, start, "plain", computed=True)
         for table in (self.vars, self.exported):
             s = table.get(name)
             if s is not None:
-                table[name] = Setting(HOLE, path, line, start, s.how)
+                table[name] = Setting(HOLE, path, line, start, s.how, computed=computed)
         if name in self.exported:
             self._changed(name)
 

@@ -63,12 +63,22 @@ def no_abbreviation(tree: ast.AST) -> bool:
             for k in c.keywords) and all(k.arg for k in c.keywords) for c in calls)
 
 
-def unrecognized(text: str) -> bool:
+def unrecognized(text: str, helps: bool = True) -> bool:
     """Whether argparse reads a word no option matches as an option (so an unrecognized argument), not as a
-    positional: not a negative number, no space in it, not `-`, not the help option's (-h, --h...)."""
+    positional: not a negative number, no space in it, not `-`, not the help option's (-h, --h...) where the parser
+    has one (helps)."""
     return len(text) > 1 and text[0] == "-" and not _NUMBER.match(text) and " " not in text and \
-        not text.startswith("-h") and not (len(text.partition("=")[0]) > 2 and "--help".startswith(
-            text.partition("=")[0]))
+        not (helps and (text.startswith("-h") or len(text.partition("=")[0]) > 2 and "--help".startswith(
+            text.partition("=")[0])))
+
+
+def without_help(tree: ast.AST) -> bool:
+    """Whether every ArgumentParser the file makes says add_help=False (and it makes one), and nothing else of it is
+    not written out (**kwargs): python 3.9-3.13 then read -h and --help as any other word (3.9.18, 3.13.0 run)."""
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and _name(n.func) in _PARSER]
+    return bool(calls) and all(
+        any(k.arg == "add_help" and isinstance(k.value, ast.Constant) and k.value.value is False for k in c.keywords)
+        and all(k.arg for k in c.keywords) and len(c.args) < 7 for c in calls)
 
 
 def option_word(text: str, table, abbreviates: Optional[Callable[[FlagDef], bool]] = None) -> bool:
@@ -223,8 +233,9 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool], 
             return Stop(0, k, "help")
         flag = table.get(option)
         pair = joined(text, table) if flag is None else None
-        if pair is not None:
-            return Stop(2, k, "joined", f"argument {_label(pair[0])}: ignored explicit argument {pair[1]!r}", k + 1)
+        if pair is not None:            # (what begins with `-` is the switch's value on every release: "value")
+            return Stop(2, k, "value" if pair[1][0] == "-" else "joined",
+                        f"argument {_label(pair[0])}: ignored explicit argument {pair[1]!r}", k + 1)
         if flag is None:
             if text.startswith("-h") or len(option) > 2 and "--help".startswith(option):
                 return None             # help's abbreviation: not followed here
@@ -268,8 +279,10 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool], 
                 j += 1
             short = n in ("*", "+") or n is None and not taken or type(n) is int and len(taken) < n
             if j < len(texts) and texts[j].startswith(HOLE) and short:
-                # a word not known here may be values, an option or nothing
-                return Stop(None, k, "hole", end=j + 1) if holes and _rejected(flag, kw, [HOLE]) is None else None
+                # a word not known here may be values, an option or nothing (fewer words than nargs=2 needs)
+                counted = type(n) is int and n > 1
+                return Stop(None, k, "hole", end=j + 1) if holes and (
+                    counted or _rejected(flag, kw, [HOLE]) is None) else None
         if n is None and len(taken) != 1 or n == "+" and not taken or type(n) is int and len(taken) != n:
             need = _ERROR.get(n) if not isinstance(n, int) else \
                 ("expected 1 argument" if n == 1 else f"expected {n} arguments")
@@ -345,14 +358,18 @@ def joined(text: str, table) -> Optional[Tuple[FlagDef, str]]:
     """(switch, rest) where argparse reads a single-dash word as switches (store_true or store_false: `-bc` is -b -c)
     up to characters that begin no option (`-bx`: -b, then x): python 3.9-3.12 stop there ("argument -b: ignored
     explicit argument 'x'", status 2, parse_known_args too), 3.13.0 sets the switches and keeps `-x` as an
-    unrecognized argument (3.9.18-3.13.0 run); None for another word (one that begins an option, or reads a value)."""
+    unrecognized argument; up to a `-` (`-b-x`, `-bc-`), which with what follows is the last switch's value on
+    every release (status 2: "ignored explicit argument '-x'", parse_known_args too) (3.9.18-3.13.0 run); None for
+    another word (one that begins an option, or reads a value)."""
     if not _JOINED.match(text) or HOLE in text or matches(text, table) != [text[:2]]:
         return None
     flag, rest = table[text[:2]], text[2:]
     while rest:
-        if flag.kind != "argparse" or flag.action not in ("store_true", "store_false") or rest[0] in "=-" or \
+        if flag.kind != "argparse" or flag.action not in ("store_true", "store_false") or rest[0] == "=" or \
                 any(k.arg == "action" and not isinstance(k.value, ast.Constant) for k in flag.call.keywords):
             return None                 # (`-b=1`, `-bc=1`: not read here)
+        if rest[0] == "-":
+            return flag, rest
         if rest[0] == "h":
             return None                 # (`-bh`: -b, then the help option, which the table does not hold)
         if "-" + rest[0] not in table:
@@ -559,14 +576,10 @@ def _rejected(flag: FlagDef, kw: dict, values: List[str]) -> Optional[str]:
     kind = getattr(flag.type_node, "id", None) if flag.type_node is not None else "str"
     if kind not in ("str", "int", "float"):
         return None
-    choices = kw.get("choices")
-    listed = None
-    if choices is not None:
-        if not isinstance(choices, (ast.List, ast.Tuple)) or \
-                not all(isinstance(e, ast.Constant) and type(e.value) in (str, int, float) for e in choices.elts):
-            return None
-        listed = [getattr(e, "value", None) for e in choices.elts]
-    if any(HOLE in v for v in values) and (kind != "str" or choices is not None):
+    listed = choices_of(flag)
+    if listed is UNREAD:
+        return None
+    if any(HOLE in v for v in values) and (kind != "str" or listed is not None):
         return None
     for v in values:
         out: object = v
@@ -575,9 +588,72 @@ def _rejected(flag: FlagDef, kw: dict, values: List[str]) -> Optional[str]:
                 out = _CONVERTS[kind](v)
             except ValueError:
                 return f"invalid {kind} value: '{v}'"
-        if listed is not None and out not in listed:
-            return f"invalid choice: {out!r}"       # (the converted value: `invalid choice: 3` for type=int)
+        try:
+            if listed is not None and out not in listed:    # type: ignore[operator]
+                return f"invalid choice: {out!r}"       # (the converted value: `invalid choice: 3` for type=int)
+        except TypeError:               # (`1 in "ab"`: python raises it out of parse_args: not followed)
+            return None
     return ""
+
+
+_MUTATES = (ast.Attribute, ast.Call, ast.Starred)      # (a method called on it, or it handed to a function)
+
+
+def choices_node(flag: FlagDef) -> Optional[ast.AST]:
+    """The node of a flag's choices= as python checks a value against it: as written, or for a name, the literal
+    list, tuple or set of constants its module binds it to, once, at its top level, before the flag is defined,
+    where nothing else in the module may change it (no other binding, `global`, `del`, parameter or import of that
+    name, no method called on it, no item set, not handed to a function but as a choices=; `globals()`, `vars()`,
+    `setattr` nowhere). None where the flag gives no choices=; else the written node (a name not read so, a call),
+    which ast.literal_eval refuses."""
+    node = next((k.value for k in flag.call.keywords if k.arg == "choices"), None)
+    scope = flag.scope
+    if not isinstance(node, ast.Name) or scope is None:
+        return node
+    while scope.parent is not None:
+        scope = scope.parent
+    tree, name = scope.node, node.id
+    parents = {id(c): p for p in ast.walk(tree) for c in ast.iter_child_nodes(p)}
+    bound = None
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id == name:
+            parent = parents.get(id(n))
+            if isinstance(n.ctx, ast.Store) and bound is None and isinstance(parent, ast.Assign) and \
+                    parent.targets == [n] and parents.get(id(parent)) is tree and parent.lineno < flag.call.lineno:
+                bound = parent.value
+            elif not isinstance(n.ctx, ast.Load) or isinstance(parent, _MUTATES) or \
+                    isinstance(parent, ast.Subscript) and not isinstance(parent.ctx, ast.Load):
+                return node
+        elif isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names or \
+                isinstance(n, ast.alias) and name in (n.name, n.asname) or isinstance(n, ast.arg) and n.arg == name \
+                or isinstance(n, ast.Call) and _name(n.func) in ("globals", "vars", "setattr", "exec", "eval"):
+            return node
+        elif isinstance(n, ast.keyword) and n.value is not node and isinstance(n.value, ast.Name) and \
+                n.value.id == name and n.arg != "choices":
+            return node                 # (handed to a function by keyword)
+    if isinstance(bound, (ast.List, ast.Tuple, ast.Set)) and all(isinstance(e, ast.Constant) for e in bound.elts):
+        return bound
+    return node
+
+
+UNREAD = object()                       # (choices_of: a choices= not read here)
+
+
+def choices_of(flag: FlagDef) -> object:
+    """What python checks a value of the flag against (`value not in action.choices`): the list, tuple or set
+    choices_node reads, or a range() of whole numbers; None where the flag gives no choices=, UNREAD where
+    they are not read here."""
+    node = choices_node(flag)
+    if node is None:
+        return None
+    if isinstance(node, ast.Call) and _name(node.func) == "range" and not node.keywords and 1 <= len(node.args) <= 3 \
+            and all(isinstance(a, ast.Constant) and type(a.value) is int for a in node.args):
+        return range(*(getattr(a, "value", 0) for a in node.args))
+    try:
+        found = ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return UNREAD
+    return found if isinstance(found, (list, tuple, set, frozenset)) else UNREAD    # (a str: not followed)
 
 
 def option_of(text: str, table, abbreviates: Callable[[FlagDef], bool]) -> FlagDef:

@@ -51,7 +51,7 @@ class Namespace:
         own = self.defs.get(dest, [])
         if own:
             module, flag = own[0]
-            if dest not in self.given and len({_shape(f) for _, f in own}) > 1:
+            if dest not in self.given and len({definition_shape(f) for _, f in own}) > 1:
                 return [U(f"{flag.option} is defined {len(own)} times in the project, not alike: which "
                           "definition the parser keeps is not known here", flag.py_type)]
             saved, lookup.given = lookup.given, self.given  # type: ignore[assignment]
@@ -124,7 +124,7 @@ class Namespace:
         return f"{path} ({g.option} from {g.where}; {'on disk' if os.path.isfile(path) else 'not on disk'} here)"
 
 
-def _shape(flag: FlagDef) -> tuple:
+def definition_shape(flag: FlagDef) -> tuple:
     """What decides a definition's value: its action, type and default as written."""
     return (flag.action, ast.dump(flag.type_node) if flag.type_node is not None else "",
             ast.dump(flag.default) if flag.default is not None else "", flag.has_default)

@@ -132,17 +132,14 @@ def _chosen(flag, g: Given, found: list, defined_at: str, caught: int) -> Option
     """The value of a flag whose `choices=` (a literal) does not hold the value the launch gives it: argparse checks
     it after converting it (`value not in action.choices`) and exits with status 2, "invalid choice" (python 3.9 and
     3.13 ran it); None where it holds it or that is not known here."""
+    from .argv_words import UNREAD, choices_of
     from .ops import C, S, U
-    node = next((k.value for k in flag.call.keywords if k.arg == "choices"), None)
-    if node is None or len(found) != 1 or not isinstance(found[0], (C, S)):
+    choices = choices_of(flag)          # (a literal, a name the module binds to one, a range of whole numbers)
+    if choices is None or choices is UNREAD or len(found) != 1 or not isinstance(found[0], (C, S)):
         return None
-    try:
-        choices = ast.literal_eval(node)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None             # (range(3), a name: not read here)
     value = found[0].value if isinstance(found[0], C) else found[0].value.text
     try:
-        if not isinstance(choices, (list, tuple, set, frozenset, str)) or value in choices:
+        if value in choices:            # type: ignore[operator]
             return None
     except TypeError:
         return None

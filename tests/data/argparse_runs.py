@@ -134,6 +134,25 @@ CASES = [
     # a word the launcher computes, in the place of an option's value: what it may be (a number, none)
     [[[["--n"], {"type": "int"}]], True, ["--prof", "--n", "myhost"]],
     [[[["--n"], {"type": "int"}]], True, ["--prof", "--n"]],
+    # a switch joined to a `-`: its value, which it does not take (every release, parse_known_args too)
+    [[[["-b"], {"action": "store_true"}]], True, ["-b-x", "--prof"]],
+    [[[["-b"], {"action": "store_true"}]], True, ["-b-x", "--prof"], {"method": "parse_known_args"}],
+    [[[["-b"], {"action": "store_true"}]], True, ["-b--x"]],
+    [[[["-b"], {"action": "store_true"}], [["-c"], {"action": "store_false"}]], True, ["-bc-", "--prof"]],
+    # a value the option's choices= do not hold (MindSpeed-LLM's --profile-level): status 2, parse_known_args too
+    [[[["--profile-level"], {"choices": ["level0", "level1", "level2"]}]], True, ["--prof", "--profile-level",
+                                                                                    "Level1"]],
+    [[[["--profile-level"], {"choices": ["level0", "level1", "level2"]}]], True, ["--prof", "--profile-level",
+                                                                                    "Level1"], {"method": "parse_known_args"}],
+    # a positional and one `--`: the words after it are the positional's, option words too; the `--` is none
+    [[[["size"], {"nargs": "?"}]], True, ["--prof", "--", "x", "y"]],
+    [[[["size"], {"nargs": "?"}]], True, ["--prof", "x", "--", "y"]],
+    [[[["size"], {"nargs": "?"}]], True, ["--prof", "--", "--xyz"]],
+    [[[["size"], {"nargs": "?"}]], True, ["--prof", "--", "-h"]],
+    [[[["size"], {"nargs": "?"}]], True, ["--prof", "--"]],
+    [[[["size"], {}]], True, ["--prof", "--"]],
+    [[[["size"], {}]], True, ["--prof", "--", "x"]],
+    [[[["size"], {"nargs": "*"}]], True, ["--prof", "x", "--", "y", "-h"]],
 ]
 
 RUN = """
