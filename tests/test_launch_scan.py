@@ -115,6 +115,19 @@ def _settled_or_as_walked(path, text, why, monkeypatch):
         _same_as_walked(path, text)
 
 
+def _settled_soundly(path, text) -> bool:
+    """Whether the scan settles the launcher at path (text); where it does, its walk starts no script that may hold a
+    setup (benchmarks/launchers.unstartable) and check finds what a check that walks every launcher finds."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    if why_walked(text, str(path)):
+        return False
+    assert bench.unstartable(str(path.parent), [path.name]) == [path.name], text
+    with bench.every_walk():
+        slow = bench._check(str(path), text)
+    assert bench._check(str(path), text) == slow, text
+    return True
+
+
 LOOP = ("for para in $*\ndo\n    if [[ $para == --data_path* ]];then\n        data_path=`echo ${para#*=}`\n"
         "    elif [[ $para == --epochs* ]];then\n        epochs=`echo ${para#*=}`\n    fi\ndone\n")
 
@@ -1228,7 +1241,6 @@ def test_random_launchers_the_scan_settles_start_no_profiled_script(project):
     every walk. (Run with 11,000 such launchers when _COMPUTED stopped taking `${x:-2}` for a substring: 4,922
     settled, none unsound; a scan that settles every launcher made 27 unsound of 4,000, and fails here.)"""
     import random
-    from flake8_npuprof.engine.launch_scan import why_walked
     (project / "tools" / "p.py").write_text(EXAMPLE_SCRIPT)
     (project / "test" / "child.sh").write_text("python3 ../tools/p.py --x=$1\n")
     rnd = random.Random(44)
@@ -1237,13 +1249,7 @@ def test_random_launchers_the_scan_settles_start_no_profiled_script(project):
     for _ in range(150):
         text = "\n".join(rnd.choice(DEFAULTS_FUZZ) for _ in range(rnd.randint(1, 5))) + "\n"
         path.write_text(text)
-        if why_walked(text, str(path)):
-            continue
-        settled += 1
-        assert bench.unstartable(str(project / "test"), ["run.sh"]) == ["run.sh"], text
-        with bench.every_walk():
-            slow = bench._check(str(path), text)
-        assert bench._check(str(path), text) == slow, text
+        settled += _settled_soundly(path, text)
     assert settled >= 40
 
 
@@ -1266,7 +1272,6 @@ def test_random_launchers_running_and_sourcing_files_the_scan_settles_are_as_wal
     """Random launchers of FILES_FUZZ's lines: each one the scan settles starts no script that may hold a setup by its
     walk, and its findings are those of every walk (NPP191 where the walk stops at its bound included)."""
     import random
-    from flake8_npuprof.engine.launch_scan import why_walked
     (project / "tools" / "p.py").write_text(EXAMPLE_SCRIPT)
     (project / "test" / "loop.sh").write_text("for p in $*\ndo\n" + "".join(f"  echo {i}\n" for i in range(60)) +
                                               "done\n")
@@ -1280,13 +1285,7 @@ def test_random_launchers_running_and_sourcing_files_the_scan_settles_are_as_wal
     for _ in range(120):
         text = "\n".join(rnd.choice(FILES_FUZZ) for _ in range(rnd.randint(1, 6))) + "\n"
         path.write_text(text)
-        if why_walked(text, str(path)):
-            continue
-        settled += 1
-        assert bench.unstartable(str(project / "test"), ["run.sh"]) == ["run.sh"], text
-        with bench.every_walk():
-            slow = bench._check(str(path), text)
-        assert bench._check(str(path), text) == slow, text
+        settled += _settled_soundly(path, text)
     assert settled >= 30
 
 
@@ -1418,7 +1417,6 @@ def test_random_launchers_with_heads_by_value_the_scan_settles_are_as_walked(pro
     its walk, and its findings are those of every walk (NPP191 included). (Run with 2,000 such launchers when a head by
     value became a call of every function: none unsound.)"""
     import random
-    from flake8_npuprof.engine.launch_scan import why_walked
     (tmp_path / "else").mkdir()
     (tmp_path / "else" / "p.py").write_text(EXAMPLE_SCRIPT)
     (project / "tools" / "p.py").write_text(EXAMPLE_SCRIPT)
@@ -1435,13 +1433,7 @@ def test_random_launchers_with_heads_by_value_the_scan_settles_are_as_walked(pro
     for _ in range(count):
         text = "\n".join(rnd.choice(lines) for _ in range(rnd.randint(1, 6))) + "\n"
         path.write_text(text)
-        if why_walked(text, str(path)):
-            continue
-        settled += 1
-        assert bench.unstartable(str(project / "test"), ["run.sh"]) == ["run.sh"], text
-        with bench.every_walk():
-            slow = bench._check(str(path), text)
-        assert bench._check(str(path), text) == slow, text
+        settled += _settled_soundly(path, text)
     assert settled >= 40
 
 
@@ -2493,7 +2485,6 @@ def test_random_launchers_with_cuts_of_their_arguments_and_joined_words_are_as_w
     has every walk's findings. (Run with 3,000 such launchers and seeds 1 to 5: none unsound.)"""
     import os
     import random
-    from flake8_npuprof.engine.launch_scan import why_walked
     (project / "tools" / "t.py").write_text(TRACED)
     (project / "tools" / "t.py--trace=False").write_text(TRACED)
     (project / "test" / "child.sh").write_text("cd ../tools\npython3 ${1%y} --trace=False\n")
@@ -2504,13 +2495,7 @@ def test_random_launchers_with_cuts_of_their_arguments_and_joined_words_are_as_w
     for _ in range(int(os.environ.get("OWN_FUZZ_COUNT", count))):
         text = "\n".join(rnd.choice(OWN_FUZZ) for _ in range(rnd.randint(1, 5))) + "\n"
         path.write_text(text)
-        if why_walked(text, str(path)):
-            continue
-        settled += 1
-        assert bench.unstartable(str(project / "test"), ["run.sh"]) == ["run.sh"], text
-        with bench.every_walk():
-            slow = bench._check(str(path), text)
-        assert bench._check(str(path), text) == slow, text
+        settled += _settled_soundly(path, text)
     assert settled >= 15
 
 
@@ -2596,7 +2581,6 @@ def test_random_launchers_of_cd_lines_are_as_walked(project, count=150):
     by its walk and has every walk's findings. (Run with 3,000 such launchers and seeds 1 to 5: none unsound.)"""
     import os
     import random
-    from flake8_npuprof.engine.launch_scan import why_walked
     (project / "test" / "a" / "b").mkdir(parents=True)
     (project / "test" / "a" / "b" / "setup.py").write_text(PLAIN)
     (project / "test" / "a" / "setup.py").write_text(PLAIN)
@@ -2610,13 +2594,7 @@ def test_random_launchers_of_cd_lines_are_as_walked(project, count=150):
     for _ in range(int(os.environ.get("CD_FUZZ_COUNT", count))):
         text = "\n".join(rnd.choice(CD_FUZZ) for _ in range(rnd.randint(1, 6))) + "\n"
         path.write_text(text)
-        if why_walked(text, str(path)):
-            continue
-        settled += 1
-        assert bench.unstartable(str(project / "test"), ["run.sh"]) == ["run.sh"], text
-        with bench.every_walk():
-            slow = bench._check(str(path), text)
-        assert bench._check(str(path), text) == slow, text
+        settled += _settled_soundly(path, text)
     assert settled >= 20
 
 
@@ -2748,7 +2726,6 @@ def test_random_launchers_of_cd_lines_that_lose_the_folder_are_as_walked(project
     with 3,000 such launchers and seeds 1 to 5: none unsound.)"""
     import os
     import random
-    from flake8_npuprof.engine.launch_scan import why_walked
     for folder in (project, project / "test" / "a", project / "tools"):
         folder.mkdir(exist_ok=True)
         (folder / "t.py").write_text(TRACED)
@@ -2761,13 +2738,7 @@ def test_random_launchers_of_cd_lines_that_lose_the_folder_are_as_walked(project
         # (each ends with a launch: a launcher that names no script settles without the rule)
         text = "\n".join(rnd.choice(lines) for _ in range(rnd.randint(1, 5))) + "\n" + rnd.choice(launches) + "\n"
         path.write_text(text)
-        if why_walked(text, str(path)):
-            continue
-        settled += 1
-        assert bench.unstartable(str(project / "test"), ["run.sh"]) == ["run.sh"], text
-        with bench.every_walk():
-            slow = bench._check(str(path), text)
-        assert bench._check(str(path), text) == slow, text
+        settled += _settled_soundly(path, text)
     assert settled >= 15
 
 
