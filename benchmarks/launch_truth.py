@@ -151,7 +151,7 @@ def words(command) -> list:
             skip = False
         elif REDIRECTS.match(w):
             skip = True
-        elif w != UNKNOWN and re.match(r"^(\d*|&)(>|>>|<)\S", w):
+        elif not w.startswith(UNKNOWN) and re.match(r"^(\d*|&)(>|>>|<)\S", w):
             pass
         else:
             out.append(w)

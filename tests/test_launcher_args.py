@@ -1665,3 +1665,23 @@ def test_an_argument_loop_with_more_options_than_the_rounds_it_has_left(tmp_path
     (run,) = [[x.text for x in c.words] for c in w.commands if c.words[0].text == "python"]
     assert run == ["python", "train.py"] + args
     assert w.args == []
+
+
+def test_a_leading_tilde_is_the_callers_home_not_a_literal_word(tmp_path):
+    # bash 5.2 (HOME=/h): `echo ~/x a~/z a=~/x --a=~/x "~/q" ~` gave `/h/x a~/z a=/h/x --a=~/x ~/q /h`; where HOME is
+    # not known a word made from it holds a hole, as `$HOME/x` does
+    text = 'python3 train.py --a ~/x --b ~ --c a~/z --d "~/q" --e a=~/x --f=~/x --g "$HOME/x"\n'
+    w = _walk(tmp_path, text)
+    assert _words(w) == [["python3", "train.py", "--a", HOLE + "/x", "--b", HOLE, "--c", "a~/z", "--d", "~/q",
+                          "--e", "a=" + HOLE + "/x", "--f=~/x", "--g", HOLE + "/x"]]
+    w = _walk(tmp_path, "HOME=/h\n" + text)
+    assert _words(w)[-1][3:] == ["/h/x", "--b", "/h", "--c", "a~/z", "--d", "~/q", "--e", "a=/h/x", "--f=~/x",
+                                 "--g", "/h/x"]
+
+
+def test_a_tilde_in_an_assignment_is_the_callers_home_too(tmp_path):
+    # bash 5.2 (HOME=/h): `D=~/data; E=a:~/b; export F=~/c; G=a~/g` gave /h/data, a:/h/b, /h/c and a~/g
+    text = 'D=~/data\nE=a:~/b\nexport F=~/c\nG=a~/g\npython3 train.py "$D" "$E" "$F" "$G"\n'
+    assert _words(_walk(tmp_path, text))[-1] == ["python3", "train.py", HOLE + "/data", "a:" + HOLE + "/b",
+                                                 HOLE + "/c", "a~/g"]
+    assert _words(_walk(tmp_path, "HOME=/h\n" + text))[-1][2:] == ["/h/data", "a:/h/b", "/h/c", "a~/g"]

@@ -114,7 +114,8 @@ def test_a_launcher_that_only_names_a_script_still_starts_nothing(tmp_path):
                                 "docker build -t img .\nperl multi-bleu.perl ref.txt < out.txt\n"
                                 "julia evales.jl\nwait\n")
     assert report["usable"] is False and report["unmodelled"] == (
-        "run.sh: no launch: it starts no Python script or msprof run, so a run of it collects nothing")
+        "run.sh: no launch: it starts no training script or msprof run (the Python it names runs only tools "
+        "that train nothing: -m pip (line 7), -m json.tool (line 8)), so a run of it collects nothing")
     # the branch that would start it does not run with these arguments: nothing is started
     report = _emulate(tmp_path, '#!/bin/bash\nif [ "$1" = go ]; then msrun --worker_num=8 train.py; fi\n', ["no"])
     assert report["usable"] is False
@@ -393,3 +394,13 @@ def test_ge_variables_on_a_torch_npu_script_are_unknown_not_yes(tmp_path):
         f"{tmp_path}/train.py: no profiling setup found: a run collects no profiling data (torch_npu collects with "
         "torch_npu.profiler, or under msprof: emulate the run as `npuprof emulate -- msprof --output=DIR python3 "
         "SCRIPT ...`)")
+
+
+def test_a_launcher_that_runs_only_python_tools_is_not_said_to_start_no_python(tmp_path):
+    # bash 5.2 (launch_truth's stubs) ran `python3 -m build` and `python3 -m twine upload dist/*` of a packaging
+    # launcher this said "starts no Python script" of; they train nothing, so nothing is collected
+    report = _emulate(tmp_path, "rm -rf dist\npython3 -m build\n# python3 -m pip list\n"
+                                "python3 -m twine upload dist/*\n")
+    assert report["usable"] is False and report["unmodelled"] == (
+        "run.sh: no launch: it starts no training script or msprof run (the Python it names runs only tools "
+        "that train nothing: -m build (line 2), -m twine (line 4)), so a run of it collects nothing")

@@ -289,12 +289,23 @@ def _dash_note(shell: str, typed: str, script: str) -> Optional[str]:
     return None
 
 
+# `python3 -m MODULE` on a line that is no comment (starts_nothing names the tools that train nothing)
+_PY_TOOL = re.compile(r"(?m)^[^#\n]*?\bpython[\d.]*(?:[ \t]+-[A-Za-z]+)*[ \t]+-m[ \t]*([\w.]+)")
+
+
 def starts_nothing(name: str, empty: bool, text: str = "") -> str:
     """The line for a launcher (or a typed command) in which the walk sees nothing start a process that may profile:
     one that runs a command the walk cannot read, or a program of its own, is unknown instead (sequence.py). One
     that runs the toolkit's msprof.py analysis runs Python, on data collected earlier (shell/launches.py)."""
     import re
+    from ..shell.launches import PY_TOOLS
     analysis = re.search(r"(?m)^[^#\n]*\bmsprof\.py[ \t]+(?:import|query|export|analyze)\b", text)
+    # `python3 -m build`, `python3 -m pip install`: Python runs, though no training script (launch_truth: bash ran
+    # LLaMA-13B upload_pypi.sh's `python3 -m build` and `python3 -m twine upload` where this said "no Python script")
+    tools = [f"-m {m.group(1)} (line {text.count(chr(10), 0, m.start(1)) + 1})" for m in _PY_TOOL.finditer(text)
+             if m.group(1) in PY_TOOLS]
     what = "is empty" if empty else "runs the toolkit's msprof.py analysis, of data collected earlier, and " \
-        "starts no training script or msprof run" if analysis else "starts no Python script or msprof run"
+        "starts no training script or msprof run" if analysis else "starts no training script or msprof run " \
+        f"(the Python it names runs only tools that train nothing: {', '.join(tools)})" if tools else \
+        "starts no Python script or msprof run"
     return f"{name}: no launch: it {what}, so a run of it collects nothing"

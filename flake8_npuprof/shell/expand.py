@@ -25,6 +25,7 @@ _BLANK = re.compile(r"[ \t\n]")      # one of _IFS
 _new_tuple = tuple.__new__          # a Run without the namedtuple's __new__ (a Python frame each)
 _NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")     # how a variable's name starts
 # a word with none of these is its own text, character for character (decode's one run): no call of decode for it
+_ASSIGNED_TILDE = re.compile(r"(^|:)~(?=[/:]|$)")    # the tilde prefixes of an assignment's value
 _LITERAL = re.compile(r"[^'\"\\$`]*")
 # compiled once: the walk asks it of every expansion (re's per-call cache lookup cost more than the match)
 _PARAMETER_BODY = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*|[0-9#*@?])|\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#*@]|"
@@ -59,6 +60,20 @@ class Expander(WalkState):
         decoded, runs, _ = decode(text, i, end, self._valued)
         computed, self._computed = self._computed, outer or self._computed
         return StrValue(decoded, runs, i, end, origin=COMPUTED if computed else "shell")
+
+    def home(self) -> str:
+        """What a tilde prefix (`~/x`) gives: $HOME, a hole where it is not known (as `$HOME` is)."""
+        home = self._value("HOME")
+        return HOLE if home is None or HOLE in home else home
+
+    def assigned(self, text: str, i: int, end: int) -> StrValue:
+        """An assignment's value: expand() after bash's tilde expansion at its start and after each `:` (bash 5.2,
+        HOME=/h: `D=~/x E=a:~/y F=a~/z` gave /h/x, a:/h/y, a~/z)."""
+        raw = text[i:end]
+        if "~" not in raw or any(c in raw for c in "$\"'\\`") or not _ASSIGNED_TILDE.search(raw):
+            return self.expand(text, i, end)
+        home = self.home()
+        return StrValue(_ASSIGNED_TILDE.sub(lambda m: m.group(1) + home, raw), [], i, end, origin="shell")
 
     def fields(self, text: str, i: int, end: int) -> List[StrValue]:
         """One command word as bash passes it on: the known value of an expansion outside double quotes is split at

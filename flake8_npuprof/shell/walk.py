@@ -53,6 +53,10 @@ _SETS = re.compile(r"(?<![\w$-])([A-Za-z_]\w*)\+?=|\(\(\s*(?:(?:\+\+|--)\s*)?([A
                    r"\b(?:read|let|local|declare|typeset|readonly|export)\s+(?:-\w+\s+)*([A-Za-z_]\w*)")
 
 
+# a word's tilde prefix bash expands to $HOME (also after an assignment-like `NAME=`); `cd ~/x` and `source ~/x`
+# keep theirs (the walk follows them to this user's home)
+_TILDE = re.compile(r"([A-Za-z_]\w*=)?~(?=/|$)")
+_TILDE_KEPT = frozenset(("cd", "pushd", "source", "."))
 _WHITE = re.compile(r"\s*")         # (what `\s*` of _FOR_C and _FOR_C_NAMED takes after `for`)
 
 
@@ -770,7 +774,7 @@ class Walk(Expander, Compounds):
             if not m:
                 break
             self._assumed = False
-            value = self.expand(text, m.end(), b)
+            value = self.assigned(text, m.end(), b)
             line = src.position(a)[0]
             name = m.group(1)
             s = Setting(self._appended(name, value.text) if m.group(2) else value.text, path, line, a, "inline",
@@ -804,6 +808,13 @@ class Walk(Expander, Compounds):
                     continue
                 words.extend(Word(StrValue(field, [], a, b, origin="shell"), a, b) for arg in self.args
                              for field in (_split_at(arg, ifs) if apart and ifs else (arg,)))
+                continue
+            tilde = _TILDE.match(word) if "~" in word and (not words or words[0].text not in _TILDE_KEPT) else None
+            if tilde is not None and not any(c in word for c in "$\"'\\`"):
+                # `~/x`, `a=~/x`: bash 5.2 puts $HOME there (not in `--a=~/x`, `"~/x"`); a hole where it is not known
+                value = (tilde.group(1) or "") + self.home() + word[tilde.end():]
+                words.append(Word(StrValue(value, [], a, b, origin="shell"), a, b))
+                assumed.append(False)
                 continue
             if "$" not in word and '"' not in word and "'" not in word and "\\" not in word and "`" not in word:
                 # nothing expanded (most words): the one field fields() gives, without its call
@@ -1704,7 +1715,7 @@ class Walk(Expander, Compounds):
             if m:
                 name = m.group(1)
                 self._assumed = False
-                value = self.expand(text, m.end(), b)
+                value = self.assigned(text, m.end(), b)
                 new = self._appended(name, value.text) if m.group(2) else value.text
                 # `declare X=v` of an exported X changes what is exported: the attribute stays
                 kept = exporting or name in self.exported
@@ -1741,7 +1752,7 @@ class Walk(Expander, Compounds):
                 continue
             self.exported.pop(name, None)
             if m:
-                value = self.expand(text, m.end(), b)
+                value = self.assigned(text, m.end(), b)
                 self.vars[name] = Setting(self._appended(name, value.text) if m.group(2) else value.text, path,
                                           src.position(a)[0], a, "not exported",
                                           () if m.group(2) else tuple(value.runs), False, value.origin == COMPUTED)
