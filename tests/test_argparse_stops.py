@@ -892,6 +892,23 @@ def test_a_value_checked_against_choices_not_read_is_not_known(capsys, tmp_path,
                             "(status 2, \"invalid choice\"))")
 
 
+@pytest.mark.parametrize("bound", [
+    'M = ["a", "b"]\nN = M\nN.append("c")\n', 'M = ["a", "b"]\nN = M\nN += ["c"]\n',
+    'M = ["a", "b"]\nD = {"k": M}\nD["k"].append("c")\n', 'M = ["a", "b"]\nfor x in [M]:\n    x.append("c")\n',
+    'M = ["a", "b"]\nf = lambda x=M: x.append("c")\nf()\n', 'M = ["a", "b"]\n(M if 1 else None).append("c")\n',
+    'M = ["a", "b"]\nif (y := M):\n    y.append("c")\n', 'M = ["a", "b"]\nfrom helper import *\n',
+    'M = ["a", "b"]\nimport sys\nsys.modules[__name__].M = ["a", "b", "c"]\n',
+    'M = ["a", "b"]\nclass M:\n    pass\n'])
+def test_choices_a_name_another_name_may_change_is_not_read(capsys, tmp_path, bound):
+    # each changes M through another name (or rebinds it: a star import of helper.py's M = ["a", "b", "c"], a
+    # class): python 3.13.0 runs `--prof --m c` (the class: ValueError, status 1): each said "no", "invalid choice"
+    (tmp_path / "helper.py").write_text('M = ["a", "b", "c"]\n')
+    text = TRAIN.replace("import torch_npu\n", "import torch_npu\n\n" + bound).replace(
+        'choices=["a", "b"]', "choices=M")
+    out = _answer(capsys, tmp_path, "--prof", "--m", "c", text=text)
+    assert out[-1].startswith("usable data: unknown (") and "which are not read here" in out[-1]
+
+
 def test_a_value_refused_elsewhere_stops_the_script_whatever_choices_not_read_say(capsys, tmp_path):
     text = TRAIN.replace("import torch_npu\n", 'import torch_npu\n\nM = ["a"]\nM.append("b")\n').replace(
         'choices=["a", "b"]', "choices=M")
