@@ -892,6 +892,23 @@ def test_a_value_checked_against_choices_not_read_is_not_known(capsys, tmp_path,
                             "(status 2, \"invalid choice\"))")
 
 
+@pytest.mark.parametrize("bound", [
+    'M = ["a", "b"]\nN = M\nN.append("c")\n', 'M = ["a", "b"]\nN = M\nN += ["c"]\n',
+    'M = ["a", "b"]\nD = {"k": M}\nD["k"].append("c")\n', 'M = ["a", "b"]\nfor x in [M]:\n    x.append("c")\n',
+    'M = ["a", "b"]\nf = lambda x=M: x.append("c")\nf()\n', 'M = ["a", "b"]\n(M if 1 else None).append("c")\n',
+    'M = ["a", "b"]\nif (y := M):\n    y.append("c")\n', 'M = ["a", "b"]\nfrom helper import *\n',
+    'M = ["a", "b"]\nimport sys\nsys.modules[__name__].M = ["a", "b", "c"]\n',
+    'M = ["a", "b"]\nclass M:\n    pass\n'])
+def test_choices_a_name_another_name_may_change_is_not_read(capsys, tmp_path, bound):
+    # each changes M through another name (or rebinds it: a star import of helper.py's M = ["a", "b", "c"], a
+    # class): python 3.13.0 runs `--prof --m c` (the class: ValueError, status 1): each said "no", "invalid choice"
+    (tmp_path / "helper.py").write_text('M = ["a", "b", "c"]\n')
+    text = TRAIN.replace("import torch_npu\n", "import torch_npu\n\n" + bound).replace(
+        'choices=["a", "b"]', "choices=M")
+    out = _answer(capsys, tmp_path, "--prof", "--m", "c", text=text)
+    assert out[-1].startswith("usable data: unknown (") and "which are not read here" in out[-1]
+
+
 def test_a_value_refused_elsewhere_stops_the_script_whatever_choices_not_read_say(capsys, tmp_path):
     text = TRAIN.replace("import torch_npu\n", 'import torch_npu\n\nM = ["a"]\nM.append("b")\n').replace(
         'choices=["a", "b"]', "choices=M")
@@ -1024,3 +1041,19 @@ def test_a_parser_without_help_stops_on_a_help_word(capsys, tmp_path, positional
     assert out[-1].startswith(f"usable data: no (line 8 of train.py: not run in this launch: argparse stops the "
                               f"script in parse_args: {word} from run.sh:1 is no option train.py defines, so argparse "
                               f"exits with status 2 (\"error: unrecognized arguments\", naming {word})")
+
+
+@pytest.mark.parametrize("extra, word", [('"--prof2", action="store_true"', "--pro"),
+                                         ('"-b-y", action="store_true"', "-b-"),
+                                         ('"-b-y", action="store_true"', "-b-y=1")])
+def test_a_word_read_in_a_way_first_stop_does_not_follow_is_not_said_to_run(capsys, tmp_path, extra, word):
+    # python 3.9.18, 3.10.13, 3.11.7, 3.12.1 and 3.13.0 exit with status 2 on each, before --prof ("ambiguous option:
+    # --pro could match --prof, --prof2", "-b- could match -b, -b-y"; "argument -b-y: ignored explicit argument '1'"):
+    # first_stop does not read them (None), and each said "yes"
+    text = TRAIN.replace('    parser.add_argument("--size"', '    parser.add_argument("-b", action="store_true")\n'
+                         f'    parser.add_argument({extra})\n    parser.add_argument("--size"')
+    out = _answer(capsys, tmp_path, word, "--prof", text=text)
+    assert out[-1].startswith("usable data: unknown (run.sh:1: line 8 of train.py, ")
+    assert out[-1].endswith(f"; but whether it runs in this launch is not known: {word} from run.sh:1 is read by "
+                            "argparse in a way not followed here (an abbreviation of two options, or a switch given "
+                            "a value with `=`), where python 3.9-3.13.0 may stop the script in parse_args (status 2))")

@@ -594,3 +594,19 @@ def test_a_refused_level_after_a_word_not_known_is_not_said(capsys, project):
     (project / "run.sh").write_text(LAUNCHER.replace('"$@"', '$(cat extra) "$@"'))
     out = _emulate(capsys, project, [{"level1": "Level1"}.get(a, a) for a in PROFILE])
     assert out[-1].startswith("usable data: unknown")
+
+
+def test_a_refused_level_is_not_said_where_another_definition_s_choices_differ(capsys, project):
+    # two definitions alike in action, type and default, the second's choices holding Level1: with
+    # conflict_handler="resolve" the second is the one argparse keeps (python 3.9.18 and 3.13.0 run
+    # `--profile-level Level1`); which the parser keeps is not known here. It said "no" ("invalid choice")
+    (project / "core" / "features.py").write_text(FEATURES + '''
+
+class OverrideFeature:
+    def register_args(self, parser):
+        group = parser.add_argument_group(title="profiling")
+        group.add_argument("--profile-level", type=str, default="level0",
+                           choices=["level_none", "level0", "level1", "level2", "Level1"])
+''')
+    out = _emulate(capsys, project, [{"level1": "Level1"}.get(a, a) for a in PROFILE])
+    assert out[-1].startswith("usable data: unknown")

@@ -121,7 +121,9 @@ def _refused(namespace: Namespace, launch, modules: List[Module]) -> str:
     found = []
     for dest, own in namespace.defs.items():
         g = namespace.given.get(dest)
-        if g is None or id(g.word) not in at or len({definition_shape(f) for _, f in own}) > 1 or own[0][1].kind != "argparse":
+        # (definitions whose choices= differ: which one the parser keeps is not known here)
+        if g is None or id(g.word) not in at or own[0][1].kind != "argparse" or \
+                len({(definition_shape(f), ast.dump(choices_node(f) or ast.Constant(None))) for _, f in own}) > 1:
             continue
         k = at[id(g.word)]
         if any(HOLE in w.text or w.text == "--" for w in words[:k]):

@@ -596,14 +596,19 @@ def _rejected(flag: FlagDef, kw: dict, values: List[str]) -> Optional[str]:
     return ""
 
 
-_MUTATES = (ast.Attribute, ast.Call, ast.Starred)      # (a method called on it, or it handed to a function)
+def _only_read(n: ast.Name, parent: Optional[ast.AST]) -> bool:
+    """Whether a use of a name only reads what it holds: a choices=, a comparison, what a loop runs through (each
+    element a constant). Any other (a method called on it, handed to a function, a default, put in a list or another
+    name: `N = M; N.append("c")`) may change it."""
+    return isinstance(parent, ast.keyword) and parent.arg == "choices" or isinstance(parent, ast.Compare) or \
+        isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is n
 
 
 def choices_node(flag: FlagDef) -> Optional[ast.AST]:
     """The node of a flag's choices= as python checks a value against it: as written, or for a name, the literal
     list, tuple or set of constants its module binds it to, once, at its top level, before the flag is defined,
-    where nothing else in the module may change it (no other binding, `global`, `del`, parameter or import of that
-    name, no method called on it, no item set, not handed to a function but as a choices=; `globals()`, `vars()`,
+    where nothing else in the module may change it (no other binding, `global`, `del`, parameter, def, class or import
+    of that name, no star import, no attribute of that name; each use only read: _only_read; `globals()`, `vars()`,
     `setattr` nowhere). None where the flag gives no choices=; else the written node (a name not read so, a call),
     which ast.literal_eval refuses."""
     node = next((k.value for k in flag.call.keywords if k.arg == "choices"), None)
@@ -621,11 +626,13 @@ def choices_node(flag: FlagDef) -> Optional[ast.AST]:
             if isinstance(n.ctx, ast.Store) and bound is None and isinstance(parent, ast.Assign) and \
                     parent.targets == [n] and parents.get(id(parent)) is tree and parent.lineno < flag.call.lineno:
                 bound = parent.value
-            elif not isinstance(n.ctx, ast.Load) or isinstance(parent, _MUTATES) or \
-                    isinstance(parent, ast.Subscript) and not isinstance(parent.ctx, ast.Load):
+            elif not isinstance(n.ctx, ast.Load) or not _only_read(n, parent):
                 return node
         elif isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names or \
-                isinstance(n, ast.alias) and name in (n.name, n.asname) or isinstance(n, ast.arg) and n.arg == name \
+                isinstance(n, ast.alias) and (n.name == "*" or name in (n.name, n.asname)) or \
+                isinstance(n, ast.arg) and n.arg == name \
+                or isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name \
+                or isinstance(n, ast.Attribute) and n.attr == name \
                 or isinstance(n, ast.Call) and _name(n.func) in ("globals", "vars", "setattr", "exec", "eval"):
             return node
         elif isinstance(n, ast.keyword) and n.value is not node and isinstance(n.value, ast.Name) and \
