@@ -1096,3 +1096,13 @@ def test_a_parser_without_help_does_not_say_help_exits_first(capsys, tmp_path, w
     why = (f"argparse stops the script in parse_args: {word} from run.sh:1 is no option train.py defines, so argparse "
            f"exits with status 2 (\"error: unrecognized arguments\", naming {word})")
     assert _answer(capsys, tmp_path, "--prof", word, text=text) == _off(why)
+
+
+@pytest.mark.parametrize("words", [["--n", "--prof", "--n"], ["--n", "--prof", "--n", "5"]])
+def test_an_option_given_no_value_then_again_stops_a_parser_with_a_positional(capsys, tmp_path, words):
+    # python 3.9.18-3.13.0 exit with status 2 at the first --n ("expected one argument"): it said "yes" (the value
+    # given twice is not known to bind, so the caller did not say it)
+    assert _ran(words, None, [[["--n"], {"type": "int"}]]) == [2, "train.py: error: argument --n: expected one argument"]
+    why = ("argparse stops the script in parse_args: --n from run.sh:1 takes a value and is given none, so argparse "
+           "exits with status 2 (\"error: argument --n: expected one argument\")")
+    assert _answer(capsys, tmp_path, *words, text=POSITIONAL_B) == _off(why)

@@ -158,6 +158,8 @@ CASES = [
      ["-bx", "--n", "--prof", "--n"]],
     [[[["size"], {"nargs": "?"}], [["-b"], {"action": "store_true"}]], True, ["-bx", "--prof"]],
     [[[["size"], {"nargs": "?"}], [["-b"], {"action": "store_true"}]], True, ["--prof", "-bx", "-h"]],
+    [[[["size"], {"nargs": "?"}], [["--n"], {"type": "int"}]], True, ["--n", "--prof", "--n"]],
+    [[[["size"], {"nargs": "?"}], [["--n"], {"type": "int"}]], True, ["--n", "--prof", "--n", "5"]],
     # prefix_chars="-+": an option's value, then words no option reads
     [[[["--m"], {"choices": ["a", "b"]}]], True, ["--m", "1", "c", "c", "--prof"], {"prefix_chars": "-+"}],
     [[[["--m"], {"choices": ["a", "b"]}]], True, ["--m", "a", "1", "c", "c", "--prof"], {"prefix_chars": "-+"}],
