@@ -1057,3 +1057,85 @@ def test_a_word_read_in_a_way_first_stop_does_not_follow_is_not_said_to_run(caps
     assert out[-1].endswith(f"; but whether it runs in this launch is not known: {word} from run.sh:1 is read by "
                             "argparse in a way not followed here (an abbreviation of two options, or a switch given "
                             "a value with `=`), where python 3.9-3.13.0 may stop the script in parse_args (status 2))")
+
+
+POSITIONAL_B = TRAIN.replace('"--size", nargs=2', '"size", nargs="?"').replace(
+    '    parser.add_argument("--n"',
+    '    parser.add_argument("-b", action="store_true")\n    parser.add_argument("--n"')
+
+
+@pytest.mark.parametrize("words", [["-bx", "--n", "--prof", "--n"], ["-bx", "--prof"], ["--prof", "-bx", "-h"]])
+def test_a_switch_joined_to_no_option_stops_a_parser_with_a_positional(capsys, tmp_path, words):
+    # python 3.9.18-3.12.1 exit with status 2 at -bx, 3.13.0 at a later word or on -x at the end (argparse_runs.json,
+    # argp22's fuzz): each said "yes"
+    options = [[["size"], {"nargs": "?"}], [["-b"], {"action": "store_true"}]]
+    runs = [c["runs"] for c in _record() if c["words"] == words and c["options"][:2] == options][0]
+    assert all(r[0] in (0, 2) for r in runs.values()) and runs["3.9.18"][0] == 2
+    assert _ran_script(tmp_path, POSITIONAL_B, ["--prof"]) == 0
+    why = ("argparse stops the script in parse_args: -bx from run.sh:1 is -b (store_true) with x after it, and -x is "
+           "no option train.py defines: python 3.9.18-3.12.1 exit with status 2 there (\"error: argument -b: ignored "
+           "explicit argument 'x'\"), and 3.13.0 sets -b and names -x among the unrecognized arguments (status 2), "
+           "unless what follows stops argparse first")
+    assert _answer(capsys, tmp_path, *words, text=POSITIONAL_B) == _off(why)
+
+
+def _launched_text(capsys, tmp_path, text, line, output):
+    (tmp_path / "train.py").write_text(text)
+    (tmp_path / "run.sh").write_text(line)
+    (tmp_path / "w.txt").write_text(output)
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "--cwd", str(tmp_path), "--", "bash",
+          "run.sh"])
+    return capsys.readouterr().out.splitlines()[-1]
+
+
+def test_a_computed_value_an_option_may_refuse_for_a_parser_first_stop_does_not_read(capsys, tmp_path):
+    # prefix_chars="-+", --n added under an `if`: `--m $(cat w.txt) 1 c c --prof`: python 3.9.18-3.13.0 exit with
+    # status 2 where w.txt is empty (--m 1: "invalid choice") or `a` ("unrecognized arguments: 1 c c"): it said "yes"
+    text = TRAIN.replace("ArgumentParser()", 'ArgumentParser(prefix_chars="-+")').replace(
+        "import argparse\n", "import argparse\nimport os\n").replace(
+        '    parser.add_argument("--n", type=int, default=1)\n',
+        '    if os.environ.get("X"):\n        parser.add_argument("--n", type=int, default=1)\n')
+    for words in (["--m", "1", "c", "c", "--prof"], ["--m", "a", "1", "c", "c", "--prof"]):
+        assert _ran(words, {"prefix_chars": "-+"})[0] == 2
+    steps = f"line 9 of train.py, when args.prof: steps 0-9 into {tmp_path}/prof"
+    assert _launched_text(capsys, tmp_path, text, "python3 train.py --m $(cat w.txt) 1 c c --prof\n", "a\n") == (
+        f"usable data: unknown (run.sh:1: {steps}; but whether it runs in this launch is not known: $(cat w.txt) from "
+        "run.sh:1 is what the launcher computes (not known here: not a word its caller gives), given to --m: where --m "
+        "does not take it (its type= or choices=), or it is no word at all, argparse stops the script in parse_args "
+        "(status 2))")
+
+
+def test_a_computed_word_after_a_dash_dash_for_a_parser_without_help(capsys, tmp_path):
+    # add_help=False: `--pro -- $x`: python 3.9.18-3.13.0 exit with status 2 ("unrecognized arguments: -- x", or
+    # "--" where $x is empty; 3.12.7 and 3.13.1 drop a first `--`): it said "yes"
+    text = TRAIN.replace("ArgumentParser()", "ArgumentParser(add_help=False)")
+    for words in (["--pro", "--"], ["--pro", "--", "x"]):
+        assert _ran(words, {"add_help": False})[0] == 2
+        assert _ran_script(tmp_path, text, words) == 2
+    steps = f"line 8 of train.py, when args.prof: steps 0-9 into {tmp_path}/prof"
+    assert _launched_text(capsys, tmp_path, text, "read x < w.txt\npython3 train.py --pro -- $x\n", "x\n") == (
+        f"usable data: unknown (run.sh:2: {steps}; but whether it runs in this launch is not known: $x from run.sh:2 "
+        "is what the launcher computes (not known here: not a word its caller gives), after --, which argparse reads "
+        "as a positional argument: where it is a word no positional argument of train.py takes, argparse stops the "
+        "script in parse_args (status 2); where it is no word, what the -- does depends on the python release)")
+
+
+@pytest.mark.parametrize("word", ["-h", "--help"])
+def test_a_parser_without_help_does_not_say_help_exits_first(capsys, tmp_path, word):
+    # add_help=False: -h is a word like any other (python 3.9.18, 3.13.0: status 2), so no "unless argparse reads
+    # -h ... as the help ... first"
+    text = TRAIN.replace("ArgumentParser()", "ArgumentParser(add_help=False)")
+    assert _ran_script(tmp_path, text, ["--prof", word]) == 2
+    why = (f"argparse stops the script in parse_args: {word} from run.sh:1 is no option train.py defines, so argparse "
+           f"exits with status 2 (\"error: unrecognized arguments\", naming {word})")
+    assert _answer(capsys, tmp_path, "--prof", word, text=text) == _off(why)
+
+
+@pytest.mark.parametrize("words", [["--n", "--prof", "--n"], ["--n", "--prof", "--n", "5"]])
+def test_an_option_given_no_value_then_again_stops_a_parser_with_a_positional(capsys, tmp_path, words):
+    # python 3.9.18-3.13.0 exit with status 2 at the first --n ("expected one argument"): it said "yes" (the value
+    # given twice is not known to bind, so the caller did not say it)
+    assert _ran(words, None, [[["--n"], {"type": "int"}]]) == [2, "train.py: error: argument --n: expected one argument"]
+    why = ("argparse stops the script in parse_args: --n from run.sh:1 takes a value and is given none, so argparse "
+           "exits with status 2 (\"error: argument --n: expected one argument\")")
+    assert _answer(capsys, tmp_path, *words, text=POSITIONAL_B) == _off(why)

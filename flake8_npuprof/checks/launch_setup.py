@@ -418,23 +418,35 @@ def _computed_word_loosely(ctx, launch, table, given, where: str) -> None:
     import os
     from ..shell.expand import COMPUTED
     from ..source.files import ReadError, read_source
-    from ..values.argv_words import flag_key, sure_to_stop, takes_one
+    from ..values.argv_words import flag_key, sure_to_stop, takes_one, _rejected
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
     if not flags or not any(w.value.origin == COMPUTED for w in words) or \
             sure_to_stop(ctx.resolver, table, flags, known=True, prefixed=True) is None:
         return
-    k = 0
+    k, valued, after = 0, "", False
     while k < len(words):
         w = words[k]
         if w.text == "--":
-            return
+            # (the words after it are positionals: python 3.9.18-3.13.0 exit with status 2 on one no positional
+            # takes, parse_args; none after it, on the `--` itself, for add_help=False too: argparse_runs.json)
+            w = next((x for x in words[k + 1:] if HOLE in x.text), w)
+            if w.text == "--" or w.value.origin != COMPUTED or \
+                    sure_to_stop(ctx.resolver, table, flags, prefixed=True) is None:
+                return
+            after = True
+            break
         if HOLE in w.text:
             if w.value.origin != COMPUTED or not w.text.startswith(HOLE):
                 return                  # (the caller's words: read as the options it may give)
             break
         flag = table.get(w.text)
         if flag is not None and flag.kind == "argparse" and takes_one(flag) and k + 1 < len(words):
+            nxt = words[k + 1]
+            if nxt.value.origin == COMPUTED and nxt.text.startswith(HOLE) and _rejected(
+                    flag, {a.arg: a.value for a in flag.call.keywords}, [HOLE]) is None:
+                w, valued = nxt, w.text  # (its type= or choices= may refuse what the launcher computes: python
+                break                   # 3.9.18-3.13.0 stop on `--m 1` for choices=["a", "b"], prefix_chars="-+")
             k += 1                      # (its value, whatever it is: a word not known here too)
         elif flag is not None and flag.kind == "argparse" and flag.action not in ("store_true", "store_false",
                                                                                    "store_const", "count"):
@@ -447,10 +459,18 @@ def _computed_word_loosely(ctx, launch, table, given, where: str) -> None:
     except (ReadError, ValueError, OSError):
         shown = "a word"
     script = os.path.basename(ctx.filename)
-    given.stop = f"{shown} from {where} is what the launcher computes (not known here: not a word its caller " \
-        f"gives), which argparse reads as an option or a positional argument: where it is an option {script} does " \
-        "not define, a word no positional argument takes, the help option or an option given no value it needs, " \
-        f"argparse stops the script in {_method(ctx.tree)}"
+    computed = f"{shown} from {where} is what the launcher computes (not known here: not a word its caller gives)"
+    if valued:
+        given.stop = f"{computed}, given to {valued}: where {valued} does not take it (its type= or choices=), or " \
+            f"it is no word at all, argparse stops the script in {_method(ctx.tree)} (status 2)"
+    elif after:
+        given.stop = f"{computed}, after --, which argparse reads as a positional argument: where it is a word no " \
+            f"positional argument of {script} takes, argparse stops the script in parse_args (status 2); where it " \
+            "is no word, what the -- does depends on the python release"
+    else:
+        given.stop = f"{computed}, which argparse reads as an option or a positional argument: where it is an " \
+            f"option {script} does not define, a word no positional argument takes, the help option or an option " \
+            f"given no value it needs, argparse stops the script in {_method(ctx.tree)}"
     given.unsure = True
     given.stop_calls = frozenset(flag_key(f) for f in flags)
 
@@ -714,7 +734,7 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
         error = "" if then.startswith("raises") else "error: "
         given.stop = (f"argparse stops the script in {_method(ctx.tree)}: {g.option} from {where} takes a value "
                       f"and is given none, so argparse {then} (\"{error}argument {g.option}: expected one argument\")"
-                      f"{_exits_first(launched, table, abbreviates, where, g.word)}")
+                      f"{_exits_first(launched, table, abbreviates, where, g.word, helps)}")
         return
     w = words[0]
     option = w.text.partition("=")[0]
@@ -727,7 +747,7 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
         "torch 2.0 and later, without --use-env)" if w.value.origin == "torch.distributed.launch" else ""
     given.stop = (f"argparse stops the script in parse_args: {shown}{by} from {where} is no option {script} defines"
                   f"{note}, so argparse exits with status 2 (\"error: unrecognized arguments\", naming {shown}){then}"
-                  f"{_exits_first(launched, table, abbreviates, where)}")
+                  f"{_exits_first(launched, table, abbreviates, where, helps=helps)}")
     if by and len(words) == 1 and getattr(ctx.settings.target, "torch_npu", "any") not in TORCH_2_ONLY and (
             OLD_LOCAL_RANK in table or read_as(OLD_LOCAL_RANK + "=0", table, abbreviates)):
         # torch 1.x's launch passes --local_rank=<rank> (run.py config_from_args), which the script takes: torch_npu
@@ -754,7 +774,8 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
     choices= (a word of theirs may be refused first). None where not so."""
     import ast
     import os
-    from ..values.argv_words import may_be_ambiguous, read_as, sorted_first, unrecognized, without_help
+    from ..values.argv_words import Stop, joined, may_be_ambiguous, read_as, sorted_first, takes_one, unrecognized, \
+        without_help, _label
     from ..values.launch_args import given_values
     from ..values.ops import U
     texts = [w.text for w in launched]
@@ -789,6 +810,14 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
             # 3.9.18-3.13.0: `--prof -- x y` for a nargs="?" exits with status 2 on y; `--prof -- --xyz` runs)
             free.extend(x.text for x in launched[k + 1:])
             break
+        pair = joined(w.text, table) if g is None and w.known and w.text.partition("=")[0] not in table else None
+        if pair is not None and id(pair[0].call) in own and (pair[1][0] == "-" or _method(ctx.tree) == "parse_args"):
+            # (`-bx` for a store_true -b: python 3.9-3.12 stop there, 3.13.0 names -x as unrecognized at the end,
+            # unless a later word stops it first; `-b-x` -b's value on every release: argparse_runs.json)
+            kind = "value" if pair[1][0] == "-" else "joined"
+            stop = Stop(2, k, kind, f"argument {_label(pair[0])}: ignored explicit argument {pair[1]!r}", k + 1)
+            return k, f"argparse stops the script in {_method(ctx.tree)}: " \
+                f"{_said(ctx, stop, launched, table, at or where)}"
         if w.text == "--" or w.text.startswith(HOLE) or g is None and w.text[:1] == "-" and (
                 w.text.partition("=")[0] in table or read_as(w.text, table, abbreviates) or not bare and (
                     w.text[:2] == "-h" or len(w.text.partition("=")[0]) > 2 and
@@ -802,6 +831,12 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
             taken.add(k + 1)
         flag = table[g.option]
         switch = flag.action in ("store_true", "store_false")
+        if g.text is None and takes_one(flag) and not _nargs(flag):
+            # (`--n --prof --n`: bind keeps a value given twice not known, so the caller does not say it: python
+            # 3.9.18-3.13.0 exit with status 2 at the first, parse_known_args too: argparse_runs.json)
+            return k, f"argparse stops the script in {_method(ctx.tree)}: {g.option} from {at or where} takes a " \
+                "value and is given none, so argparse exits with status 2 (\"error: argument " \
+                f"{_label(flag)}: expected one argument\")"
         if flag.action == "version" or _nargs(flag) or g.text is None and not switch or \
                 switch and g.text is not None and g.option[1:2] != "-":
             return None                 # (given no value: the caller says it where it takes one; `-x=a b`: python
@@ -866,10 +901,11 @@ def _occurrence(words, k: int, table, own, abbreviates, where: str) -> Optional[
     return Given(option, None, w, None, where)
 
 
-def _exits_first(words, table, abbreviates, where: str, before=None) -> str:
+def _exits_first(words, table, abbreviates, where: str, before=None, helps: bool = True) -> str:
     """Where a word before `--` (and before the word `before`) may be read as the help option or a version option,
     which exits with status 0 before an unrecognized word is named at the end, or a word after it read (python
-    3.9-3.13): said, as the other end; "" where none may."""
+    3.9-3.13): said, as the other end; "" where none may. helps: the parser has the help option (not add_help=False,
+    where -h and --help are words like any other)."""
     from ..values.argv_words import read_as
     for w in words:
         if w is before or w.text == "--":
@@ -878,7 +914,7 @@ def _exits_first(words, table, abbreviates, where: str, before=None) -> str:
         if option in table:
             exits = table[option].action == "version"
         else:
-            exits = w.text[:2] == "-h" or len(option) > 2 and "--help".startswith(option) or \
+            exits = helps and (w.text[:2] == "-h" or len(option) > 2 and "--help".startswith(option)) or \
                 any(f.action == "version" for f in read_as(w.text, table, abbreviates))
         if exits:
             return f"; unless argparse reads {w.text} from {where} as the help or a version option first, which " \

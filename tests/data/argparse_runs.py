@@ -153,6 +153,19 @@ CASES = [
     [[[["size"], {}]], True, ["--prof", "--"]],
     [[[["size"], {}]], True, ["--prof", "--", "x"]],
     [[[["size"], {"nargs": "*"}]], True, ["--prof", "x", "--", "y", "-h"]],
+    # a switch joined to characters that begin no option, for a parser with a positional (argp22)
+    [[[["size"], {"nargs": "?"}], [["-b"], {"action": "store_true"}], [["--n"], {"type": "int"}]], True,
+     ["-bx", "--n", "--prof", "--n"]],
+    [[[["size"], {"nargs": "?"}], [["-b"], {"action": "store_true"}]], True, ["-bx", "--prof"]],
+    [[[["size"], {"nargs": "?"}], [["-b"], {"action": "store_true"}]], True, ["--prof", "-bx", "-h"]],
+    [[[["size"], {"nargs": "?"}], [["--n"], {"type": "int"}]], True, ["--n", "--prof", "--n"]],
+    [[[["size"], {"nargs": "?"}], [["--n"], {"type": "int"}]], True, ["--n", "--prof", "--n", "5"]],
+    # prefix_chars="-+": an option's value, then words no option reads
+    [[[["--m"], {"choices": ["a", "b"]}]], True, ["--m", "1", "c", "c", "--prof"], {"prefix_chars": "-+"}],
+    [[[["--m"], {"choices": ["a", "b"]}]], True, ["--m", "a", "1", "c", "c", "--prof"], {"prefix_chars": "-+"}],
+    # add_help=False: words after `--` (none: the closing `--`)
+    [[], True, ["--pro", "--"], {"add_help": False}],
+    [[], True, ["--pro", "--", "x"], {"add_help": False}],
 ]
 
 RUN = """
