@@ -1679,6 +1679,34 @@ def test_a_leading_tilde_is_the_callers_home_not_a_literal_word(tmp_path):
                                  "--g", "/h/x"]
 
 
+def test_a_tilde_prefix_before_an_expansion_or_a_quote_is_expanded_too(tmp_path):
+    # bash 5.2 (HOME=/h, y=Q, z="a b"): `~/x$y a=~/x$y --a=~/x$y ~"/x" ~/x"$z" ~/x$z ~/"x" a=x:~/y --a=x:~/y ~/a:~/b ~$y`
+    # gave /h/xQ a=/h/xQ --a=~/xQ ~/x "/h/xa b" /h/xa b /h/x a=x:/h/y --a=x:~/y /h/a:~/b ~Q: the prefix runs to the
+    # first `/` (after `NAME=`, or a `:`), expanded where none of it is quoted; its value is never split
+    text = ('HOME=/h; y=Q; z="a b"\npython3 t.py ~/x$y a=~/x$y --a=~/x$y ~"/x" ~/x"$z" ~/x$z ~/"x" a=x:~/y --a=x:~/y '
+            '~/a:~/b ~$y\n')
+    assert _words(_walk(tmp_path, text))[-1][2:] == ["/h/xQ", "a=/h/xQ", "--a=~/xQ", "~/x", "/h/xa b", "/h/xa", "b",
+                                                    "/h/x", "a=x:/h/y", "--a=x:~/y", "/h/a:~/b", "~Q"]
+
+
+def test_a_tilde_prefix_naming_a_folder_or_a_user_is_not_known(tmp_path):
+    # bash 5.2 (HOME=/h, in /tmp): `~+/p ~root/r ~nosuchuser/s` gave /tmp/p /root/r ~nosuchuser/s, and `~-/q` its
+    # OLDPWD's (or, unset, as written): the walk keeps no PWD or OLDPWD, and a user's home is the machine's; `a=~/x:~/z$y`
+    # gave a=/h/x:/h/zQ, where which `:` bash reads outside quotes and expansions is not looked for
+    text = 'HOME=/h; y=Q\npython3 t.py ~+/p ~-/q ~root/r ~nosuchuser/s a=~/x:~/z$y\n'
+    assert _words(_walk(tmp_path, text))[-1][2:] == [HOLE + "/p", HOLE + "/q", HOLE + "/r", HOLE + "/s", HOLE]
+
+
+def test_a_tilde_in_an_assignment_before_an_expansion_or_naming_a_user(tmp_path):
+    # bash 5.2 (HOME=/h, y=Q): `D=~/x$y G=~/"q r" K=~"/x" L=x:~:y N=x:"~"/y; declare F=~/c$y` gave /h/xQ, /h/q r, ~/x,
+    # x:/h:y, x:~/y, /h/cQ; `I=~root/x J=~+/x` a user's home and $PWD (not known: holes); `E=a:~/b$y` a:/h/bQ and
+    # `M=~/x"$y":~/z` /h/xQ:/h/z (a `:~` past the start of a value with expansions or quotes: not known)
+    text = ('HOME=/h; y=Q\nD=~/x$y; G=~/"q r"; K=~"/x"; L=x:~:y; N=x:"~"/y; I=~root/x; J=~+/x; E=a:~/b$y; '
+            'M=~/x"$y":~/z\ndeclare F=~/c$y\npython3 t.py "$D" "$G" "$K" "$L" "$N" "$F" "$I" "$J" "$E" "$M"\n')
+    assert _words(_walk(tmp_path, text))[-1][2:] == ["/h/xQ", "/h/q r", "~/x", "x:/h:y", "x:~/y", "/h/cQ",
+                                                    HOLE + "/x", HOLE + "/x", HOLE, HOLE]
+
+
 def test_a_tilde_in_an_assignment_is_the_callers_home_too(tmp_path):
     # bash 5.2 (HOME=/h): `D=~/data; E=a:~/b; export F=~/c; G=a~/g` gave /h/data, a:/h/b, /h/c and a~/g
     text = 'D=~/data\nE=a:~/b\nexport F=~/c\nG=a~/g\npython3 train.py "$D" "$E" "$F" "$G"\n'

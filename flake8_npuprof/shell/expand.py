@@ -25,8 +25,11 @@ _BLANK = re.compile(r"[ \t\n]")      # one of _IFS
 _new_tuple = tuple.__new__          # a Run without the namedtuple's __new__ (a Python frame each)
 _NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")     # how a variable's name starts
 # a word with none of these is its own text, character for character (decode's one run): no call of decode for it
-_ASSIGNED_TILDE = re.compile(r"(^|:)~(?=[/:]|$)")    # the tilde prefixes of an assignment's value
+# the tilde prefixes of an assignment's value written without quotes or expansions (the login after `~`: _tilde)
+_ASSIGNED_TILDE = re.compile(r"(^|:)~([^/:]*)")
+_NOT_LOGIN = frozenset("'\"\\$`")     # in a tilde prefix, bash leaves it as written (`~"/x"`, `~$u`: no login)
 _LITERAL = re.compile(r"[^'\"\\$`]*")
+_ASSIGN_LIKE = re.compile(r"[A-Za-z_]\w*=")      # a command's word bash expands as an assignment's value after it
 # compiled once: the walk asks it of every expansion (re's per-call cache lookup cost more than the match)
 _PARAMETER_BODY = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*|[0-9#*@?])|\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#*@]|"
                              r"BASH_SOURCE\[0\])\})")
@@ -45,6 +48,18 @@ def _cut(runs: Sequence[Run], a: int, b: int) -> List[Run]:
         elif lo == r.t and hi == r.t + r.tlen:
             out.append(r._replace(t=r.t - a))
     return out
+
+
+def tilde_end(text: str, i: int, end: int, stops: str) -> Optional[int]:
+    """Where the tilde prefix at text[i] (a `~`) ends: at the first of stops (`/`; `/:` in an assignment's value) or
+    the word's end; None where bash leaves it as written, a quote, escape or expansion in it (bash 5.2 reads
+    `~$u` as a login named `$u`, which no user has)."""
+    k = i + 1
+    while k < end and text[k] not in stops:
+        if text[k] in _NOT_LOGIN:
+            return None
+        k += 1
+    return k
 
 
 class Expander(WalkState):
@@ -66,14 +81,68 @@ class Expander(WalkState):
         home = self._value("HOME")
         return HOLE if home is None or HOLE in home else home
 
+    def _tilde(self, login: str) -> str:
+        """What bash puts for the tilde prefix `~login`: $HOME for `~`; for `~+`, `~-`, `~2` or a user's `~name` a
+        folder not known here (the walk's PWD and OLDPWD are not kept; a user's home, and whether there is such a
+        user, are the machine's), a hole."""
+        return self.home() if not login else HOLE
+
     def assigned(self, text: str, i: int, end: int) -> StrValue:
         """An assignment's value: expand() after bash's tilde expansion at its start and after each `:` (bash 5.2,
-        HOME=/h: `D=~/x E=a:~/y F=a~/z` gave /h/x, a:/h/y, a~/z)."""
+        HOME=/h, y=Q: `D=~/x E=a:~/y F=a~/z G=~/x$y H=~"/x" I=~root/x` gave /h/x, a:/h/y, a~/z, /h/xQ, ~/x,
+        /root/x). A value with quotes or expansions and a `:~` past its start is not known (which `:` bash reads
+        as one, outside quotes and expansions, is not looked for)."""
         raw = text[i:end]
-        if "~" not in raw or any(c in raw for c in "$\"'\\`") or not _ASSIGNED_TILDE.search(raw):
+        if "~" not in raw:
             return self.expand(text, i, end)
-        home = self.home()
-        return StrValue(_ASSIGNED_TILDE.sub(lambda m: m.group(1) + home, raw), [], i, end, origin="shell")
+        if not any(c in raw for c in _NOT_LOGIN):
+            if not _ASSIGNED_TILDE.search(raw):
+                return self.expand(text, i, end)
+            return StrValue(_ASSIGNED_TILDE.sub(lambda m: m.group(1) + self._tilde(m.group(2)), raw), [], i, end,
+                            origin="shell")
+        if ":~" in raw:
+            return StrValue(HOLE, [], i, end, origin="shell")
+        k = tilde_end(text, i, end, "/:") if raw[0] == "~" else None
+        if k is None:
+            return self.expand(text, i, end)
+        rest = self.expand(text, k, end)
+        return StrValue(self._tilde(text[i + 1:k]) + rest.text, [], i, end, origin=rest.origin)
+
+    def tilde_word(self, text: str, i: int, end: int) -> Optional[List[StrValue]]:
+        """The fields of a command's word whose tilde prefixes bash expands: at its start (tilde_fields), or in a
+        word like an assignment (`a=~/x`, `a=x:~/y`: assigned's, one field where no expansion can split it, else not
+        known); None for any other word (`--a=~/x`, `"~/x"`: as written). Bash 5.2, HOME=/h, y=Q: `a=x:~/y
+        a=~/x:~/z$y --a=x:~/y ~/a:~/b` gave a=x:/h/y, a=/h/x:/h/zQ, --a=x:~/y, /h/a:~/b."""
+        if text[i] == "~":
+            return self.tilde_fields(text, i, end)
+        named = _ASSIGN_LIKE.match(text, i, end)
+        if named is None or "~" not in text[named.end():end]:
+            return None
+        k = named.end()
+        raw = text[k:end]
+        if not any(c in raw for c in _NOT_LOGIN):
+            return [StrValue(named.group() + self.assigned(text, k, end).text, [], i, end, origin="shell")] \
+                if _ASSIGNED_TILDE.search(raw) else None
+        if ":~" in raw:
+            return [StrValue(HOLE, [], i, end, origin="shell")]
+        fields = self.tilde_fields(text, k, end) if raw[0] == "~" else None
+        if not fields:
+            return None
+        return [StrValue(named.group() + fields[0].text, [], i, end, origin=fields[0].origin)] + fields[1:]
+
+    def tilde_fields(self, text: str, i: int, end: int) -> Optional[List[StrValue]]:
+        """fields() of a word bash starts with a tilde prefix it expands (`~/x$y`; `~"/x"` and `~$u` are left as
+        written: None), the prefix's value joined to the first field of the rest, and never split itself (bash 5.2,
+        HOME=/h, z="a b": `~/x"$z"` gave one word, /h/xa b; `~/x$z` two, /h/xa and b)."""
+        k = tilde_end(text, i, end, "/")
+        if k is None:
+            return None
+        value = self._tilde(text[i + 1:k])
+        rest = self.fields(text, k, end) if k < end else []
+        if not rest:
+            return [StrValue(value, [], i, end, origin="shell")]
+        return [StrValue(value + rest[0].text, [], i, end, origin=rest[0].origin)] + \
+            [StrValue(f.text, f.runs, i, end, origin=f.origin) for f in rest[1:]]
 
     def fields(self, text: str, i: int, end: int) -> List[StrValue]:
         """One command word as bash passes it on: the known value of an expansion outside double quotes is split at

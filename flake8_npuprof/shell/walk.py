@@ -53,9 +53,7 @@ _SETS = re.compile(r"(?<![\w$-])([A-Za-z_]\w*)\+?=|\(\(\s*(?:(?:\+\+|--)\s*)?([A
                    r"\b(?:read|let|local|declare|typeset|readonly|export)\s+(?:-\w+\s+)*([A-Za-z_]\w*)")
 
 
-# a word's tilde prefix bash expands to $HOME (also after an assignment-like `NAME=`); `cd ~/x` and `source ~/x`
-# keep theirs (the walk follows them to this user's home)
-_TILDE = re.compile(r"([A-Za-z_]\w*=)?~(?=/|$)")
+# `cd ~/x` and `source ~/x` keep their tilde prefix (the walk follows them to this user's home)
 _TILDE_KEPT = frozenset(("cd", "pushd", "source", "."))
 _WHITE = re.compile(r"\s*")         # (what `\s*` of _FOR_C and _FOR_C_NAMED takes after `for`)
 
@@ -792,7 +790,7 @@ class Walk(Expander, Compounds):
                 self.vars[name] = old
         counter = self._round_block.name if self._round_block is not None else None
         before = self.vars.get(counter) if counter in inline else None    # (the counter's step: `i=$((i+1))`)
-        assumed = []                    # per word: built from the assumed start directory
+        assumed: List[bool] = []        # per word: built from the assumed start directory
         for a, b in spans[k:]:
             if self.words + len(words) > MAX_WORDS:     # expansions multiply words: `"$@"` in a loop, `$X $X`
                 break
@@ -809,12 +807,11 @@ class Walk(Expander, Compounds):
                 words.extend(Word(StrValue(field, [], a, b, origin="shell"), a, b) for arg in self.args
                              for field in (_split_at(arg, ifs) if apart and ifs else (arg,)))
                 continue
-            tilde = _TILDE.match(word) if "~" in word and (not words or words[0].text not in _TILDE_KEPT) else None
-            if tilde is not None and not any(c in word for c in "$\"'\\`"):
-                # `~/x`, `a=~/x`: bash 5.2 puts $HOME there (not in `--a=~/x`, `"~/x"`); a hole where it is not known
-                value = (tilde.group(1) or "") + self.home() + word[tilde.end():]
-                words.append(Word(StrValue(value, [], a, b, origin="shell"), a, b))
-                assumed.append(False)
+            tilde = self.tilde_word(text, a, b) if "~" in word and \
+                (not words or words[0].text not in _TILDE_KEPT) else None
+            if tilde is not None:
+                words.extend(Word(value, a, b) for value in tilde)
+                assumed.extend(False for _ in tilde)
                 continue
             if "$" not in word and '"' not in word and "'" not in word and "\\" not in word and "`" not in word:
                 # nothing expanded (most words): the one field fields() gives, without its call
