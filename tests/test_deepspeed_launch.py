@@ -192,3 +192,35 @@ def test_the_reading_agrees_with_what_deepspeed_s_own_code_did(tmp_path, run):
         given = parsed["num_gpus"] > 0 and not parsed["include"] and not parsed["exclude"]
         assert launch.ranks == (len(ranks) if given else 0)
         assert not given or len(ranks) == parsed["num_gpus"]
+
+
+def test_an_hf_argument_parser_is_not_said_to_stop_on_local_rank(capsys, tmp_path):
+    # HfArgumentParser adds an option for each field of its dataclasses (transformers' TrainingArguments has
+    # local_rank), which are not read here: whether --local_rank=0 is one of them is not said
+    (tmp_path / "train.py").write_text('''from dataclasses import dataclass, field
+import torch_npu
+from transformers import HfArgumentParser, TrainingArguments
+
+
+@dataclass
+class Args:
+    prof: bool = field(default=False)
+
+
+parser = HfArgumentParser((Args, TrainingArguments))
+args, training_args = parser.parse_args_into_dataclasses()
+if args.prof:
+    prof = torch_npu.profiler.profile(on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("./prof"))
+    prof.start()
+    for step in range(10):
+        prof.step()
+    prof.stop()
+''')
+    (tmp_path / "run.sh").write_text("deepspeed --num_gpus 2 train.py --prof True --output_dir out\n")
+    main(["emulate", "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "--cwd", str(tmp_path), "--", "bash",
+          "run.sh"])
+    out = capsys.readouterr().out
+    assert "argparse stops" not in out and "--local_rank=0" not in out.replace("launch: run.sh", "")
+    assert out.splitlines()[-2:] == [
+        "train.py: torch_npu's profiler collects (when args.prof) (emulate train.py for its steps and folders)",
+        "usable data: yes (where its conditions hold)"]
