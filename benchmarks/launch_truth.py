@@ -178,7 +178,10 @@ def same_argv(claim, real) -> bool:
 
 
 def script_of(argv, cwd):
-    """The script path python runs (absolute), or the module of -m."""
+    """The script path python runs (absolute), or the module of -m; for a rank launcher (torchrun, deepspeed), the
+    first .py word (its options take values: `--master_port 29500`), None without one."""
+    if os.path.basename(argv[0]) in PROGRAMS:
+        return next((os.path.normpath(os.path.join(cwd, a)) for a in argv[1:] if a.endswith(".py")), None)
     for i, a in enumerate(argv[1:], 1):
         if a == "-m":
             return "-m " + (argv[i + 1] if i + 1 < len(argv) else "")

@@ -16,3 +16,13 @@ def test_a_word_that_starts_with_an_unknown_part_is_no_redirection():
     assert launch_truth.words(command) == ["python3", "train.py", "-c", "<unknown>/x.pt", "--name",
                                            "<unknown>/<unknown>", "<unknown>"]
     assert launch_truth.same_argv(launch_truth.words(command)[:4], ["python3", "train.py", "-c", "/x.pt"])
+
+
+def test_the_script_a_rank_launcher_is_given_is_its_first_py_word():
+    # `deepspeed --num_gpus=8 --master_port 29500 main.py ...` (bash's stub records it): the port is a value, not the
+    # script (it was taken for one, and emulate's main.py said false); torchrun's `--nproc_per_node 8` alike
+    argv = ["deepspeed", "--num_gpus=8", "--master_port", "29500", "main.py", "--do_train"]
+    assert launch_truth.script_of(argv, "/p") == "/p/main.py"
+    assert launch_truth.script_of(["torchrun", "--nproc_per_node", "8", "t.py"], "/p") == "/p/t.py"
+    assert launch_truth.script_of(["deepspeed", "--module", "pkg.train"], "/p") is None
+    assert launch_truth.script_of(["python3", "-u", "t.py"], "/p") == "/p/t.py"

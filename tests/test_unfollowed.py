@@ -1,5 +1,6 @@
 """A launcher with no launch emulate follows is not one that starts nothing: mindformers' launchers build their
-`msrun` command and `eval` it, others start through `deepspeed`, and emulate answered "no profiling setup found: a run collects no profiling data", "usable data: no"."""
+`msrun` command and `eval` it, others start through `accelerate`, and emulate answered "no profiling setup found: a run
+collects no profiling data", "usable data: no"."""
 
 import shutil
 import subprocess
@@ -20,15 +21,16 @@ def _emulate(tmp_path, launcher, args=None):
 
 
 @pytest.mark.parametrize("launcher, why", [
-    ("#!/bin/bash\ndeepspeed --num_gpus 8 train.py --epochs 1 > log 2>&1\n",
-     "no launch found, but run.sh:2 runs deepspeed with train.py, which emulate does not follow: what it starts is "
+    # (deepspeed itself is followed: tests/test_deepspeed_launch.py)
+    ("#!/bin/bash\naccelerate launch --num_processes 8 train.py --epochs 1 > log 2>&1\n",
+     "no launch found, but run.sh:2 runs accelerate with train.py, which emulate does not follow: what it starts is "
      "not known here"),
     # an eval of plain words is walked as its command (tests/test_emulate_mindformers.py); a redirection is read again
     ('#!/bin/bash\nCMD="msrun --worker_num=8 $1 > log"\neval $CMD\n',
      "no launch found, but run.sh:3 runs `eval`, whose command is not read: what it starts is not known here"),
     ("#!/bin/bash\necho start train.py\n$PYTHON_BIN train.py\n",
      "no launch found, but run.sh:3 runs `$PYTHON_BIN`, not known statically: what it starts is not known here"),
-    ("#!/bin/bash\npython3 -m deepspeed.launcher.runner --num_gpus 8 train.py\n",
+    ("#!/bin/bash\npython3 -m deepspeed.launcher.launch --world_info=e30= train.py\n",
      "no launch found, but run.sh:2 runs python3 with train.py, which emulate does not follow: what it starts is "
      "not known here"),
     # vllm-ascend: vLLM's server profiles with torch_npu's profiler when VLLM_TORCH_PROFILER_DIR is set; emulate

@@ -745,10 +745,13 @@ def _stop_on_unrecognized(ctx, table, given, unknown, abbreviates, where: str, i
     then = _raised_instead(exit_on_error)
     by = " (which torch.distributed.launch passes each rank before the script's own words, its value the rank's: " \
         "torch 2.0 and later, without --use-env)" if w.value.origin == "torch.distributed.launch" else ""
+    by = by or (" (which deepspeed passes each rank before the script's own words, its value the rank's local rank: "
+                "without --no_local_rank)" if w.value.origin == "deepspeed" else "")
     given.stop = (f"argparse stops the script in parse_args: {shown}{by} from {where} is no option {script} defines"
                   f"{note}, so argparse exits with status 2 (\"error: unrecognized arguments\", naming {shown}){then}"
                   f"{_exits_first(launched, table, abbreviates, where, helps=helps)}")
-    if by and len(words) == 1 and getattr(ctx.settings.target, "torch_npu", "any") not in TORCH_2_ONLY and (
+    if w.value.origin == "torch.distributed.launch" and len(words) == 1 and \
+            getattr(ctx.settings.target, "torch_npu", "any") not in TORCH_2_ONLY and (
             OLD_LOCAL_RANK in table or read_as(OLD_LOCAL_RANK + "=0", table, abbreviates)):
         # torch 1.x's launch passes --local_rank=<rank> (run.py config_from_args), which the script takes: torch_npu
         # 5.0 and 6.0 have builds for torch 1.11 (data/torch_npu.json legacy.use_npu; frameworks_facts.md P-5.0)

@@ -147,6 +147,16 @@ def _read_back(word: str) -> str:
                           for c in word) + "'"
 
 
+def _after_deepspeed(cmd) -> int:
+    """The index of the first of deepspeed's own options in the launch's command (after `deepspeed`, or after
+    `-m deepspeed.launcher.runner`)."""
+    texts = [w.text for w in cmd.words]
+    for k, t in enumerate(texts):
+        if t.rsplit("/", 1)[-1] == "deepspeed" or t.endswith("deepspeed.launcher.runner"):
+            return k + 1
+    return len(texts)
+
+
 def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -> dict:
     """What the report says about the launch: the command line, where the environment and flags come from."""
     cmd = launch.command
@@ -189,6 +199,9 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
     elif launch.ranks == 0:     # a loop over files or "$@", `-np $NP`: how often, and whether per rank, is unknown
         lines.append("  started an unknown number of times (a loop, or a process count not known statically); "
                      "each run emulated alike")
+    if launch.wrapper == "deepspeed" and launch.script:
+        from ..shell import deepspeed
+        lines.append(deepspeed.nodes(deepspeed.read([w.text for w in cmd.words], _after_deepspeed(cmd)).options))
     if cmd.conditional:
         lines.append("  inside a branch, loop condition or function: this command may not run")
     if cmd.background:

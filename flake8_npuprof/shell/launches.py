@@ -1,7 +1,8 @@
 """Launch recognition: which of the walk's commands start a Python script or msprof, with which words.
 
 `python`/`python3` (with `-m`, behind `nohup`/`taskset`/`mpirun`/`horovodrun`/`torchrun`/`msrun`/
-`torch.distributed.launch`, ranks from `-np`/`--nproc_per_node`/`--local_worker_num` and per-rank loops), msprof
+`torch.distributed.launch`/`deepspeed`, ranks from `-np`/`--nproc_per_node`/`--local_worker_num`/`--num_gpus` and
+per-rank loops), msprof
 and the application it starts (read as msprof reads its argv, msprof_words.py), and a shell script the walk could not
 follow (its launch is unknown, never nothing). A script that cannot be named or found is a launch with `missing`
 saying why. Each Launch keeps its command line (argv with the source range of every word), so the checks of the
@@ -19,6 +20,7 @@ from ..source import fence
 from ..source.observed import isfile
 from ..source.text import HOLE, StrValue
 from ..values.launch_args import Word
+from . import deepspeed
 from .command_line import NOT_STARTING, PREFIXES, PYTHON, SHELLS, _SCRIPT_PATH, Prefix, _after_prefix, _dropped, \
     _shell_operand, grammar_of, read_prefix
 from .state import Command, Setting
@@ -44,7 +46,7 @@ MSRUN_RANKS, MSRUN_DEFAULT, MSRUN_SIMULATION = "--local_worker_num", 8, "--sim_l
 MSRUN_TOTAL = "--worker_num"
 RANK_PREFIXES = ("mpirun", "mpiexec", "horovodrun", "srun")     # start the command after their options, n times
 FACTS = ("shell.msrun", "shell.background_status", "shell.list_split",   # data/sources.json (tests/test_audit.py)
-         "shell.torch_distributed_launch")
+         "shell.torch_distributed_launch", "shell.deepspeed")
 
 
 TYPED = "<command line>"        # the name a typed command (`emulate -- COMMAND...`) is shown under, as a file's is
@@ -149,6 +151,8 @@ def _launch_words(cmd: Command, start: str, done: dict) -> Optional[Launch]:
             return _python(cmd, words, k + 1, env, ranks, wrapper, start)
         if base == "msprof":
             return _under_msprof(cmd, words, k, env, ranks, wrapper, start)
+        if base == deepspeed.COMMAND:
+            return _deepspeed(cmd, words, k + 1, env, ranks, start)
         if base in WRAPPERS_WITH_SCRIPT:
             n, script_at = _ranks_of(words, k + 1, base)
             if script_at == len(words) and k + 1 < len(words):
@@ -271,7 +275,7 @@ def _under_msprof(cmd: Command, words: List[Word], k: int, env: MutableMapping[s
     if not app:
         return None
     base = app[0].text.rsplit("/", 1)[-1]
-    if base in WRAPPERS_WITH_SCRIPT or base in RANK_PREFIXES:
+    if base in WRAPPERS_WITH_SCRIPT or base in RANK_PREFIXES or base == deepspeed.COMMAND:
         # a rank launcher (`msprof torchrun --nproc_per_node=8 train.py`): its processes inherit msprof's
         # environment, so each rank's script runs under this msprof
         inner = _launch_of(cmd._replace(words=tuple(app), env=env), start)
@@ -364,8 +368,8 @@ def opaque(cmd: Command) -> Optional[Opaque]:
     """A command, not a launch, that may start what the walk cannot see: "unknown", a command word not known
     statically (`$PY train.py`, `"$@"`); "eval" (`eval "$CMD"`); "program", a program of the project (`./main`,
     `out/infer`: an application may profile itself through acl.json) or one found on PATH that is not known to start
-    nothing (`vega config.yml`, a console script); "script", another command given a .py (`msrun --worker_num=8
-    train.py`, `deepspeed train.py`, `python3 -m deepspeed.launcher.runner train.py`); "module", `python -m` of a
+    nothing (`vega config.yml`, a console script); "script", another command given a .py (`accelerate launch train.py`,
+    `python3 -m deepspeed.launcher.launch train.py`); "module", `python -m` of a
     module the project does not hold (`python3 -m verl.trainer.main_ppo`); "code", `python -c CODE`.
     None for any other command: a test, an assignment through eval (`eval $name=$value`, `eval set -- "$args"`),
     a builtin, a system or toolkit tool, one that only names a file (`cp train.py out/`), a launch."""
@@ -535,6 +539,8 @@ def _python(cmd, words, k, env, ranks, wrapper, start="", refuse: bool = True) -
                 n, script_at = _ranks_of(words, after)
                 launched = _script(cmd, words, script_at, env, _times(ranks, n), module, start)
                 return _with_local_rank(launched, words[after:script_at]) if module == LAUNCH_MODULE else launched
+            if module == deepspeed.RUNNER_MODULE:
+                return _deepspeed(cmd, words, after, env, ranks, start)
             from ..values.project import find_module
             found = (find_module(os.path.join(d, "_"), 0, module.split(".")) for d in cmd.cwd)
             paths = {p for p in found if p is not None}
@@ -582,6 +588,36 @@ def _with_local_rank(found: Optional[Launch], options: Sequence[Word]) -> Option
         return found
     at = options[0] if options else found.command.words[0]
     rank = Word(StrValue(LOCAL_RANK, [], at.start, at.end, origin=LAUNCH_MODULE), at.start, at.end)
+    return found._replace(args=(rank,) + found.args)
+
+
+def _deepspeed(cmd, words, k, env, ranks, start="") -> Optional[Launch]:
+    """What DeepSpeed's launcher given words[k:] starts on a node: its script (`--module`: the module, run as
+    `python -m` runs it), --num_gpus times, each given `--local_rank=<its local rank>` before its own words unless
+    --no_local_rank (deepspeed.py). None where it starts nothing (--help, no script named)."""
+    got = deepspeed.read([w.text for w in words], k)
+    n = _times(ranks, deepspeed.ranks(got.options))
+    if got.why:
+        return _unknown(cmd, env, n, deepspeed.COMMAND, got.why)
+    if "--help" in got.options or got.script_at >= len(words):
+        return None
+    j = got.script_at
+    if "--module" in got.options and words[j].known:
+        w = words[j]
+        dash_m = Word(StrValue("-m", [], w.start, w.start, origin=deepspeed.COMMAND), w.start, w.start)
+        found = _python(cmd, list(words[:j]) + [dash_m] + list(words[j:]), j, env, n, deepspeed.COMMAND, start)
+        if found is None:
+            return _unknown(cmd, env, n, deepspeed.COMMAND, f"deepspeed --module runs {w.text}, a module the project "
+                            "does not hold, which emulate does not follow: what it starts is not known here")
+    else:
+        found = _script(cmd, words, j, env, n, deepspeed.COMMAND, start)
+        if found is None:
+            return _unknown(cmd, env, n, deepspeed.COMMAND, f"deepspeed runs {words[j].text} with python, which is "
+                            "not a .py script here: what it starts is not known here")
+    if not found.script or "--no_local_rank" in got.options:
+        return found
+    at = words[k] if k < j else words[j]
+    rank = Word(StrValue(deepspeed.RANK_WORD, [], at.start, at.end, origin=deepspeed.COMMAND), at.start, at.end)
     return found._replace(args=(rank,) + found.args)
 
 
