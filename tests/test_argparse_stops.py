@@ -1139,3 +1139,28 @@ def test_an_option_given_no_value_then_again_stops_a_parser_with_a_positional(ca
     why = ("argparse stops the script in parse_args: --n from run.sh:1 takes a value and is given none, so argparse "
            "exits with status 2 (\"error: argument --n: expected one argument\")")
     assert _answer(capsys, tmp_path, *words, text=POSITIONAL_B) == _off(why)
+
+
+NAMED = TRAIN.replace('    parser.add_argument("--n"', '    parser.add_argument("--name")\n    parser.add_argument("--n"')
+
+
+@pytest.mark.parametrize("launcher, shown, line, output", [
+    ("python3 train.py --name $(cat w.txt) --prof\n", "$(cat w.txt)", 1, "\n"),
+    ("python3 train.py --name $(cat w.txt) --prof\n", "$(cat w.txt)", 1, "a b\n"),
+    ('python3 train.py --name "$(cat w.txt)" --prof\n', '"$(cat w.txt)"', 1, "-z\n"),
+    ("X=$(cat w.txt)\npython3 train.py --name $X --prof\n", "$X", 2, "\n"),
+])
+def test_a_computed_value_of_a_plain_option_is_not_known(capsys, tmp_path, launcher, shown, line, output):
+    # --name takes any word, but bash gives it none where w.txt is empty (`--name --prof`), several where it holds
+    # blanks (`--name a b --prof`), and a quoted `-z` is an option word to argparse: python 3.9.18-3.13.0 exit with
+    # status 2 on each (and run `--name a --prof`). It said "yes" (argp23)
+    for words in (["--name", "--prof"], ["--name", "a", "b", "--prof"], ["--name", "-z", "--prof"]):
+        assert _ran(words, None, [[["--name"], {}]])[0] == 2
+    assert _ran(["--name", "a", "--prof"], None, [[["--name"], {}]]) == ["runs"]
+    steps = f"line 8 of train.py, when args.prof: steps 0-9 into {tmp_path}/prof"
+    assert _launched_text(capsys, tmp_path, NAMED, launcher, output) == (
+        f"usable data: unknown (run.sh:{line}: {steps}; but whether it runs in this launch is not known: {shown} from "
+        f"run.sh:{line} is what the launcher computes (not known here: not a word its caller gives), given to --name: "
+        "where it is no word or several (bash splits an unquoted one at blanks) or one that begins with `-`, "
+        "argparse reads the words otherwise, and may stop the script in parse_args (status 2))")
+

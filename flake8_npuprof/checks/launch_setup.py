@@ -360,9 +360,8 @@ def _computed_word(ctx, launch, table, given, abbreviates, where: str) -> None:
     import ast
     import os
     from ..shell.expand import COMPUTED
-    from ..source.files import ReadError, read_source
     from ..values.argv_words import as_dashed, first_stop, flag_key, parse_options, prefix_chars, sure_to_stop, \
-        unparsed
+        takes_one, unparsed, _rejected
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
     if not flags or not any(w.value.origin == COMPUTED for w in words):
@@ -385,21 +384,18 @@ def _computed_word(ctx, launch, table, given, abbreviates, where: str) -> None:
     if exit_on_error is None:
         return                          # (parse_known_args leaves a word no option reads aside; a parser not read)
     w = next(w for w in span if w.value.origin == COMPUTED and HOLE in w.text)
-    try:
-        shown = read_source(launch.command.path).text[w.start:w.end]
-    except (ReadError, ValueError, OSError):
-        shown = "a word"
     script = os.path.basename(ctx.filename)
     method, then = _method(ctx.tree), _raised_instead(exit_on_error)
-    computed = f"{'the value of ' if w is words[stop.at] and HOLE not in option else ''}{shown} from {where} is " \
-        "what the launcher computes (not known here: not a word its caller gives)"
+    computed = f"{'the value of ' if w is words[stop.at] and HOLE not in option else ''}" \
+        f"{_computed_said(launch, w, where)}"
     if valued:
-        nargs = next((k.value.value for k in table[option].call.keywords if k.arg == "nargs" and isinstance(
-            k.value, ast.Constant) and type(k.value.value) is int), None) if option in table else None
-        given.stop = f"{computed}, given to {option}: where {option} does not take it (its " \
-            f"{f'nargs={nargs}, ' if nargs else ''}type= or choices=)" \
-            f"{', or it is no word at all' if len(span) > 1 else ''}, argparse stops the script in {method} " \
-            f"(status 2){then}"
+        flag = table.get(option)
+        nargs = next((k.value.value for k in flag.call.keywords if k.arg == "nargs" and isinstance(
+            k.value, ast.Constant) and type(k.value.value) is int), None) if flag is not None else None
+        plain = flag is not None and takes_one(flag) and len(span) > 1 and _rejected(
+            flag, {k.arg: k.value for k in flag.call.keywords}, [HOLE]) == ""
+        given.stop = _given_to(computed, option, "" if plain else f"its {f'nargs={nargs}, ' if nargs else ''}"
+                               "type= or choices=", len(span) > 1, method, then)
     else:
         given.stop = f"{computed}, which argparse reads as {script}'s options (or as no word, where it is empty and " \
             f"not quoted); where it is anything else, argparse stops the script in {method}: {script} defines no " \
@@ -417,14 +413,14 @@ def _computed_word_loosely(ctx, launch, table, given, where: str) -> None:
     script's own options, or nothing: which is not known here (given.unsure)."""
     import os
     from ..shell.expand import COMPUTED
-    from ..source.files import ReadError, read_source
     from ..values.argv_words import flag_key, sure_to_stop, takes_one, _rejected
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
     if not flags or not any(w.value.origin == COMPUTED for w in words) or \
             sure_to_stop(ctx.resolver, table, flags, known=True, prefixed=True) is None:
         return
-    k, valued, after = 0, "", False
+    k, valued, after, refusal = 0, "", False, ""
+
     while k < len(words):
         w = words[k]
         if w.text == "--":
@@ -443,10 +439,13 @@ def _computed_word_loosely(ctx, launch, table, given, where: str) -> None:
         flag = table.get(w.text)
         if flag is not None and flag.kind == "argparse" and takes_one(flag) and k + 1 < len(words):
             nxt = words[k + 1]
-            if nxt.value.origin == COMPUTED and nxt.text.startswith(HOLE) and _rejected(
-                    flag, {a.arg: a.value for a in flag.call.keywords}, [HOLE]) is None:
-                w, valued = nxt, w.text  # (its type= or choices= may refuse what the launcher computes: python
-                break                   # 3.9.18-3.13.0 stop on `--m 1` for choices=["a", "b"], prefix_chars="-+")
+            if nxt.value.origin == COMPUTED and nxt.text.startswith(HOLE):
+                # (its type= or choices= may refuse what the launcher computes: python 3.9.18-3.13.0 stop on `--m 1`
+                # for choices=["a", "b"], prefix_chars="-+"; or it is no word, several, or an option word)
+                w, valued = nxt, w.text
+                if _rejected(flag, {a.arg: a.value for a in flag.call.keywords}, [HOLE]) is None:
+                    refusal = "its type= or choices="
+                break
             k += 1                      # (its value, whatever it is: a word not known here too)
         elif flag is not None and flag.kind == "argparse" and flag.action not in ("store_true", "store_false",
                                                                                    "store_const", "count"):
@@ -454,15 +453,10 @@ def _computed_word_loosely(ctx, launch, table, given, where: str) -> None:
         k += 1
     else:
         return
-    try:
-        shown = read_source(launch.command.path).text[w.start:w.end]
-    except (ReadError, ValueError, OSError):
-        shown = "a word"
     script = os.path.basename(ctx.filename)
-    computed = f"{shown} from {where} is what the launcher computes (not known here: not a word its caller gives)"
+    computed = _computed_said(launch, w, where)
     if valued:
-        given.stop = f"{computed}, given to {valued}: where {valued} does not take it (its type= or choices=), or " \
-            f"it is no word at all, argparse stops the script in {_method(ctx.tree)} (status 2)"
+        given.stop = _given_to(computed, valued, refusal, True, _method(ctx.tree))
     elif after:
         given.stop = f"{computed}, after --, which argparse reads as a positional argument: where it is a word no " \
             f"positional argument of {script} takes, argparse stops the script in parse_args (status 2); where it " \
@@ -473,6 +467,28 @@ def _computed_word_loosely(ctx, launch, table, given, where: str) -> None:
             f"given no value it needs, argparse stops the script in {_method(ctx.tree)}"
     given.unsure = True
     given.stop_calls = frozenset(flag_key(f) for f in flags)
+
+
+def _computed_said(launch, w, where: str) -> str:
+    """A word the launcher computes, as the answers name it: `$(cat w.txt) from run.sh:1 is what ...`."""
+    from ..source.files import ReadError, read_source
+    try:
+        shown = read_source(launch.command.path).text[w.start:w.end]
+    except (ReadError, ValueError, OSError):
+        shown = "a word"
+    return f"{shown} from {where} is what the launcher computes (not known here: not a word its caller gives)"
+
+
+def _given_to(computed: str, option: str, refusal: str, none: bool, method: str, then: str = "") -> str:
+    """Why a value the launcher computes, given to an option, leaves the answer unknown (_computed_word,
+    _computed_word_loosely): refusal names what of the option may refuse it ("" for an option that takes any word,
+    where bash may give it none, several, or one argparse reads as an option word); none: it may be no word."""
+    if not refusal:
+        return f"{computed}, given to {option}: where it is no word or several (bash splits an unquoted one at " \
+            f"blanks) or one that begins with `-`, argparse reads the words otherwise, and may stop the script in " \
+            f"{method} (status 2){then}"
+    return f"{computed}, given to {option}: where {option} does not take it ({refusal})" \
+        f"{', or it is no word at all' if none else ''}, argparse stops the script in {method} (status 2){then}"
 
 
 def _unread_choices(ctx, given) -> None:
