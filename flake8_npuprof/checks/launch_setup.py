@@ -205,7 +205,11 @@ def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
         again.cwd, again.unbound = given.cwd, tuple(w.text for w in unknown)    # type: ignore[attr-defined]
         given = again
     where = f"{rel_path(launch.command.path, root)}:{launch.command.line}"
-    _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where)
+    _split_word(ctx, launch, given, where)
+    if not getattr(given, "stop", ""):
+        _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where)
+    if not getattr(given, "stop", ""):
+        _extra_after_computed(ctx, launch, table, given, where)
     if not getattr(given, "stop", ""):
         _computed_word(ctx, launch, table, given, abbreviates, where)
     if not getattr(given, "stop", ""):
@@ -466,6 +470,118 @@ def _computed_word_loosely(ctx, launch, table, given, where: str) -> None:
             f"option {script} does not define, a word no positional argument takes, the help option or an option " \
             f"given no value it needs, argparse stops the script in {_method(ctx.tree)}"
     given.unsure = True
+    given.stop_calls = frozenset(flag_key(f) for f in flags)
+
+
+def _split_word(ctx, launch, given, where: str) -> None:
+    """Where a word before `--` holds, after text it begins with (`--name=$(cat w.txt)`, `x$X`), a part the launcher
+    computes outside quotes: bash 5.2 splits that part at blanks (and expands its globs), so the words argparse reads
+    after the first (`--name=a --prof` of `a --prof`) are not known here, for a script whose flags are argparse's; said
+    so (given.unsure). bind and first_stop read such a word as one."""
+    from ..shell.expand import COMPUTED
+    from ..source.files import ReadError, read_source
+    from ..values.argv_words import flag_key
+    flags = ctx.resolver.flags
+    if not flags or any(f.kind != "argparse" for f in flags):
+        return
+    for w in without_redirections(launch.args):
+        if w.text == "--":
+            return
+        if w.value.origin != COMPUTED or HOLE not in w.text or w.text.startswith(HOLE):
+            continue
+        try:
+            raw = read_source(launch.command.path).text[w.start:w.end]
+        except (ReadError, ValueError, OSError):
+            raw = "$"
+        if _unquoted_expansion(raw):
+            given.stop = f"{_computed_said(launch, w, where)}, and not quoted: bash splits it at blanks, and argparse " \
+                "reads the words after its first as options or words no option reads, which may stop the script in " \
+                f"{_method(ctx.tree)} or pass it options"
+            given.unsure = True
+            given.stop_calls = frozenset(flag_key(f) for f in flags)
+            return
+
+
+def _unquoted_expansion(raw: str) -> bool:
+    """Whether a shell word (as written) holds an expansion outside quotes that bash splits at blanks: a parameter,
+    a command substitution (`$(...)`, backquotes); not an arithmetic one (`$((...))`, `$[...]`: a number)."""
+    quote, k = "", 0
+    while k < len(raw):
+        c = raw[k]
+        if quote == "'":
+            quote = "" if c == "'" else quote
+        elif c == "\\":
+            k += 1
+        elif c in "'\"" and quote in ("", c):
+            quote = "" if quote else c
+        elif not quote and (c == "`" or c == "$" and raw[k + 1:k + 2] not in ("", "(", "[")):
+            return True
+        elif not quote and raw.startswith("$((", k) or raw.startswith("$[", k):
+            end = raw.find("]" if raw[k + 1] == "[" else "))", k)
+            if end < 0:
+                return True
+            k = end
+        elif not quote and raw.startswith("$(", k):
+            return True
+        k += 1
+    return False
+
+
+def _extra_after_computed(ctx, launch, table, given, where: str) -> None:
+    """Where, after a word the launcher computes, the launch passes more known words in a row that begin with none
+    of the parser's prefix characters than any option of the script takes (the most its nargs= give: 2 for one of
+    nargs=2), and the script defines no positional argument: whatever that word is (no word, several, an option that
+    takes values), one of them is a word no option reads, or follows a `--`, so python 3.9.18-3.13.0's parse_args
+    exits with status 2 ("unrecognized arguments") if nothing stops it before (a help or version option: status 0)."""
+    import ast
+    import os
+    from ..shell.expand import COMPUTED
+    from ..values.argv_words import flag_key, prefix_chars, sure_to_stop
+    flags = ctx.resolver.flags
+    words = list(without_redirections(launch.args))
+    prefix = prefix_chars(ctx.tree) if "prefix_chars" in ctx.src.text else "-"
+    at = next((k for k, w in enumerate(words) if w.value.origin == COMPUTED and HOLE in w.text), None)
+    if at is None or not prefix or not flags:
+        return
+    exit_on_error = sure_to_stop(ctx.resolver, table, flags, prefixed=True)
+    if exit_on_error is None:
+        return                          # (parse_known_args; a parser not read here)
+    most, widest = 0, ""
+    for f in flags:
+        kw = {k.arg: k.value for k in f.call.keywords}
+        action = kw.get("action", ast.Constant("store"))
+        nargs = kw.get("nargs", ast.Constant(None))
+        names = [getattr(a, "value", "") for a in f.call.args]
+        if f.kind != "argparse" or not names or any(not isinstance(n, str) or n[:1] not in prefix for n in names) or \
+                not isinstance(action, ast.Constant) or not isinstance(nargs, ast.Constant):
+            return                      # (a positional, or what an option takes is not read here)
+        if action.value in ("store_true", "store_false", "store_const", "append_const", "count", "help", "version"):
+            continue
+        n = nargs.value
+        if action.value not in ("store", "append", "extend") or not (n in (None, "?") or type(n) is int):
+            return                      # (nargs="*", "+", REMAINDER: as many as there are)
+        width = n if type(n) is int else 1
+        if width > most:
+            most, widest = width, f.option
+    run: List[Word] = []
+    for w in words[at + 1:]:
+        if w.text == "--":
+            break
+        if HOLE in w.text or w.text[:1] in prefix:
+            run = []
+            continue
+        run.append(w)
+        if len(run) > most:
+            break
+    if len(run) <= most:
+        return
+    script = os.path.basename(ctx.filename)
+    computed = _computed_said(launch, words[at], where).partition(" is what")[0]
+    given.stop = f"argparse stops the script in parse_args: whatever {computed} is (what the launcher computes), the " \
+        f"words {' '.join(w.text for w in run)} after it are more than an option of {script} takes (at most " \
+        f"{most}{': ' + widest if most else ''}), and {script} defines no positional argument, so argparse exits with " \
+        f"status 2 (\"error: unrecognized arguments\"){_raised_instead(exit_on_error)}, unless a help or version " \
+        "option there exits first (status 0)"
     given.stop_calls = frozenset(flag_key(f) for f in flags)
 
 
@@ -790,8 +906,8 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
     choices= (a word of theirs may be refused first). None where not so."""
     import ast
     import os
-    from ..values.argv_words import Stop, joined, may_be_ambiguous, read_as, sorted_first, takes_one, unrecognized, \
-        without_help, _label
+    from ..values.argv_words import Stop, joined, may_be_ambiguous, option_of, read_as, sorted_first, takes_one, \
+        unrecognized, without_help, _label
     from ..values.launch_args import given_values
     from ..values.ops import U
     texts = [w.text for w in launched]
@@ -845,7 +961,7 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
             continue
         if g.value_word is not None and g.value_word is not w:
             taken.add(k + 1)
-        flag = table[g.option]
+        flag = option_of(g.option, table, abbreviates)
         switch = flag.action in ("store_true", "store_false")
         if g.text is None and takes_one(flag) and not _nargs(flag):
             # (`--n --prof --n`: bind keeps a value given twice not known, so the caller does not say it: python
@@ -857,6 +973,10 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
                 switch and g.text is not None and g.option[1:2] != "-":
             return None                 # (given no value: the caller says it where it takes one; `-x=a b`: python
                                         # 3.9-3.12 read -x, then -a given ' b', where -a is an option)
+        if g.option not in table:       # (an abbreviation: its value's checks are said with the option's name)
+            if g.text is not None:
+                return None
+            g = g._replace(option=next(o for o, f in table.items() if f is flag and o.startswith(g.option)))
         values = given_values(flag, Passed({flag.dest: g}), ctx.resolver._type_function(flag),
                               f"{script}:{flag.call.lineno}", 0)
         stops = [v.stops for v in values or () if isinstance(v, U) and v.stops]
@@ -901,12 +1021,16 @@ def _positionals_stop(ctx, own, free: List[str], where: str) -> Optional[Tuple[i
 
 
 def _occurrence(words, k: int, table, own, abbreviates, where: str) -> Optional[Given]:
-    """The word at k as argparse reads an option of the script's own that it names exactly (bind's reading of one
-    word: its value after `=`, or the next word where that is no option word); None for another word."""
-    from ..values.argv_words import option_word
+    """The word at k as argparse reads an option of the script's own that it names exactly, or a `--` word that begins
+    it and no other (allow_abbrev: `--pro` for --prof, python 3.9.18-3.13.0) (bind's reading of one word: its value
+    after `=`, or the next word where that is no option word); None for another word."""
+    from ..values.argv_words import option_word, read_as, _of_help
     w = words[k]
     option, eq, value = w.text.partition("=")
     flag = table.get(option) if w.text[:1] == "-" and (w.known or eq) else None
+    if flag is None and w.text[:2] == "--" and w.known and not _of_help(w.text):
+        found = read_as(w.text, table, abbreviates)
+        flag = found[0] if len(found) == 1 else None
     if flag is None or id(flag.call) not in own:
         return None
     if eq:
