@@ -1227,3 +1227,10 @@ def test_an_abbreviation_for_a_parser_with_a_positional_is_the_option_it_begins(
     # --pro is --prof (allow_abbrev): python 3.9.18-3.13.0 exit with status 2 on the words after it; it said "yes"
     assert _ran(words)[0] == 2
     assert _answer(capsys, tmp_path, *words, text=POSITIONAL_B) == _off(why)
+
+
+def test_words_after_a_computed_one_where_a_word_may_be_read_from_a_file(capsys, tmp_path):
+    # fromfile_prefix_chars="@": `@a.txt` is replaced by the file's words (`--size` would take 1 c): not followed
+    text = TRAIN.replace("ArgumentParser()", 'ArgumentParser(fromfile_prefix_chars="@")')
+    out = _launched_text(capsys, tmp_path, text, "python3 train.py --prof $(cat w.txt) @a.txt 1 c\n", "\n")
+    assert out.startswith("usable data: unknown (")

@@ -541,8 +541,8 @@ def _extra_after_computed(ctx, launch, table, given, where: str) -> None:
     words = list(without_redirections(launch.args))
     prefix = prefix_chars(ctx.tree) if "prefix_chars" in ctx.src.text else "-"
     at = next((k for k, w in enumerate(words) if w.value.origin == COMPUTED and HOLE in w.text), None)
-    if at is None or not prefix or not flags:
-        return
+    if at is None or not prefix or not flags or "fromfile_prefix_chars" in ctx.src.text:
+        return                          # (`@args.txt` is the words of a file, options too)
     exit_on_error = sure_to_stop(ctx.resolver, table, flags, prefixed=True)
     if exit_on_error is None:
         return                          # (parse_known_args; a parser not read here)
