@@ -216,6 +216,11 @@ def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
         _computed_word_loosely(ctx, launch, table, given, where)
     if not getattr(given, "stop", ""):
         _unread_choices(ctx, given)
+    if not getattr(given, "stop", "") and "-" in _prefix(ctx):
+        from ..values.argv_words import unparsed
+        idle = unparsed(ctx.tree, ctx.resolver.flags)
+        _unfollowed(ctx, [w.text for w in without_redirections(launch.args)],
+                    {o: f for o, f in table.items() if id(f.call) not in idle}, given, abbreviates, where)
     ctx.resolver.given = given
     inventory = Inventory(ctx)
     setups, decided, traps = [], [], []
@@ -226,6 +231,12 @@ def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
         traps.extend(trap)
     setups = [_replaced(ctx, s, setups) for s in setups]
     return LaunchSetup(launch, ctx, given, unknown, setups, inventory.inits, inventory.order, decided, traps)
+
+
+def _prefix(ctx) -> str:
+    """The prefix_chars= of the script's parsers ("-" where none is given; "" where they differ)."""
+    from ..values.argv_words import prefix_chars
+    return prefix_chars(ctx.tree) if "prefix_chars" in ctx.src.text else "-"
 
 
 def _abbreviates(ctx):
@@ -666,17 +677,24 @@ def _method(tree) -> str:
 def _unfollowed(ctx, texts, table, given, abbreviates, where: str) -> None:
     """Where first_stop gives no stop because it does not follow a known word before `--`: one that may abbreviate
     two options (sorted_first: `--pro` for --prof and --prof2, `-b-` for -b and -b-y) or a single-dash switch given a
-    value with `=` (`-b-y=1`): python 3.9.18-3.13.0 exit with status 2 on each (run); not known here, said so."""
-    from ..values.argv_words import flag_key, sorted_first
+    value with `=` (`-b-y=1`): python 3.9.18-3.13.0 exit with status 2 on each (run); or a single-dash word that
+    begins one option, or is one with more after it (`-p` for -p-x given no value, `-px`): not known here, said so.
+    Also for a parser first_stop does not read (a positional: prepare), where nothing else is said."""
+    from ..values.argv_words import flag_key, read_as, sorted_first, _optional
     for text in texts[:texts.index("--") if "--" in texts else len(texts)]:
         option = text.partition("=")[0]
         flag = table.get(option)
-        if HOLE in text or not (sorted_first([text], table, abbreviates) or "=" in text and option[1:2] != "-" and
-                                flag is not None and flag.action in ("store_true", "store_false")):
+        if HOLE in text:
             continue
-        given.stop = f"{text} from {where} is read by argparse in a way not followed here (an abbreviation of two " \
-            "options, or a switch given a value with `=`), where python 3.9-3.13.0 may stop the script in " \
-            f"{_method(ctx.tree)} (status 2)"
+        if sorted_first([text], table, abbreviates) or "=" in text and option[1:2] != "-" and flag is not None and \
+                flag.action in ("store_true", "store_false"):
+            how = "an abbreviation of two options, or a switch given a value with `=`"
+        elif text[1:2] != "-" and flag is None and _optional(text, table) and read_as(text, table, abbreviates):
+            how = "a single-dash word that begins an option, or is one with more after it"
+        else:
+            continue
+        given.stop = f"{text} from {where} is read by argparse in a way not followed here ({how}), where python " \
+            f"3.9-3.13.0 may stop the script in {_method(ctx.tree)} (status 2)"
         given.unsure = True
         given.stop_calls = frozenset(flag_key(f) for f in ctx.resolver.flags)
         return

@@ -181,6 +181,11 @@ CASES = [
     # an abbreviation for a parser with a positional (argp23)
     [[[["size"], {"nargs": "?"}]], True, ["5", "--pro", "3"]],
     [[[["size"], {"nargs": "?"}], [["--n"], {"type": "int"}]], True, ["--pro", "--n", "--n", "a", "-1"]],
+    # single-dash options with dashes in their names: a word that begins one, or two (argp23)
+    [[[["-p-x"], {}]], True, ["-p", "--prof"]],
+    [[[["-p-x"], {"action": "store_true"}]], True, ["-p", "x", "--prof"]],
+    [[[["size"], {"nargs": "?"}], [["-p-x"], {"action": "store_true"}], [["-p-y"], {}]], True, ["-p", "--prof"]],
+    [[[["size"], {"nargs": "?"}], [["-p"], {"action": "store_true"}], [["-p-x"], {}]], True, ["-p-", "--prof"]],
 ]
 
 RUN = """
