@@ -609,8 +609,11 @@ def test_words_that_skip_or_end_training_keep_the_answer_it_had(capsys, tmp_path
 
 
 @pytest.mark.parametrize("flags", ["--mm-tool ./tools/tool.json --save path to save your weight",
-                                   "weights --mm-tool ./tools/tool.json"])
+                                   "weights --mm-tool ./tools/tool.json",
+                                   "--mm-tool ./tools/tool.json --bf16 x"])
 def test_words_that_may_be_positionals_keep_the_answer_it_had(capsys, tmp_path, flags):
+    # (`--bf16 x`: --bf16 is store_true in core_v0.12.1, so x is a positional: python 3.9.18 and 3.13.0 exit with
+    # status 2, "unrecognized arguments: x" (argp23); it said "yes")
     # MindSpeed-MM's examples/vace/1.3B/pretrain_fsdp.sh passes `--save $SAVE_PATH`, unquoted, with SAVE_PATH="path to
     # save your vace weight": Megatron-LM core_v0.12.1's parse_args (arguments.py#L69-84: parser.parse_args() unless
     # ignore_unknown_args, which MindSpeed-MM's pretrain() does not pass) exits with status 2 on words no option

@@ -205,13 +205,22 @@ def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
         again.cwd, again.unbound = given.cwd, tuple(w.text for w in unknown)    # type: ignore[attr-defined]
         given = again
     where = f"{rel_path(launch.command.path, root)}:{launch.command.line}"
-    _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where)
+    _split_word(ctx, launch, given, where)
+    if not getattr(given, "stop", ""):
+        _stop_in_parse_args(ctx, launch, table, given, unknown, abbreviates, where)
+    if not getattr(given, "stop", ""):
+        _extra_after_computed(ctx, launch, table, given, where)
     if not getattr(given, "stop", ""):
         _computed_word(ctx, launch, table, given, abbreviates, where)
     if not getattr(given, "stop", ""):
         _computed_word_loosely(ctx, launch, table, given, where)
     if not getattr(given, "stop", ""):
         _unread_choices(ctx, given)
+    if not getattr(given, "stop", "") and "-" in _prefix(ctx):
+        from ..values.argv_words import unparsed
+        idle = unparsed(ctx.tree, ctx.resolver.flags)
+        _unfollowed(ctx, [w.text for w in without_redirections(launch.args)],
+                    {o: f for o, f in table.items() if id(f.call) not in idle}, given, abbreviates, where)
     ctx.resolver.given = given
     inventory = Inventory(ctx)
     setups, decided, traps = [], [], []
@@ -222,6 +231,12 @@ def prepare(launch: Launch, target, root: str) -> Optional[LaunchSetup]:
         traps.extend(trap)
     setups = [_replaced(ctx, s, setups) for s in setups]
     return LaunchSetup(launch, ctx, given, unknown, setups, inventory.inits, inventory.order, decided, traps)
+
+
+def _prefix(ctx) -> str:
+    """The prefix_chars= of the script's parsers ("-" where none is given; "" where they differ)."""
+    from ..values.argv_words import prefix_chars
+    return prefix_chars(ctx.tree) if "prefix_chars" in ctx.src.text else "-"
 
 
 def _abbreviates(ctx):
@@ -360,9 +375,8 @@ def _computed_word(ctx, launch, table, given, abbreviates, where: str) -> None:
     import ast
     import os
     from ..shell.expand import COMPUTED
-    from ..source.files import ReadError, read_source
     from ..values.argv_words import as_dashed, first_stop, flag_key, parse_options, prefix_chars, sure_to_stop, \
-        unparsed
+        takes_one, unparsed, _rejected
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
     if not flags or not any(w.value.origin == COMPUTED for w in words):
@@ -385,21 +399,18 @@ def _computed_word(ctx, launch, table, given, abbreviates, where: str) -> None:
     if exit_on_error is None:
         return                          # (parse_known_args leaves a word no option reads aside; a parser not read)
     w = next(w for w in span if w.value.origin == COMPUTED and HOLE in w.text)
-    try:
-        shown = read_source(launch.command.path).text[w.start:w.end]
-    except (ReadError, ValueError, OSError):
-        shown = "a word"
     script = os.path.basename(ctx.filename)
     method, then = _method(ctx.tree), _raised_instead(exit_on_error)
-    computed = f"{'the value of ' if w is words[stop.at] and HOLE not in option else ''}{shown} from {where} is " \
-        "what the launcher computes (not known here: not a word its caller gives)"
+    computed = f"{'the value of ' if w is words[stop.at] and HOLE not in option else ''}" \
+        f"{_computed_said(launch, w, where)}"
     if valued:
-        nargs = next((k.value.value for k in table[option].call.keywords if k.arg == "nargs" and isinstance(
-            k.value, ast.Constant) and type(k.value.value) is int), None) if option in table else None
-        given.stop = f"{computed}, given to {option}: where {option} does not take it (its " \
-            f"{f'nargs={nargs}, ' if nargs else ''}type= or choices=)" \
-            f"{', or it is no word at all' if len(span) > 1 else ''}, argparse stops the script in {method} " \
-            f"(status 2){then}"
+        flag = table.get(option)
+        nargs = next((k.value.value for k in flag.call.keywords if k.arg == "nargs" and isinstance(
+            k.value, ast.Constant) and type(k.value.value) is int), None) if flag is not None else None
+        plain = flag is not None and takes_one(flag) and len(span) > 1 and _rejected(
+            flag, {k.arg: k.value for k in flag.call.keywords}, [HOLE]) == ""
+        given.stop = _given_to(computed, option, "" if plain else f"its {f'nargs={nargs}, ' if nargs else ''}"
+                               "type= or choices=", len(span) > 1, method, then)
     else:
         given.stop = f"{computed}, which argparse reads as {script}'s options (or as no word, where it is empty and " \
             f"not quoted); where it is anything else, argparse stops the script in {method}: {script} defines no " \
@@ -417,14 +428,14 @@ def _computed_word_loosely(ctx, launch, table, given, where: str) -> None:
     script's own options, or nothing: which is not known here (given.unsure)."""
     import os
     from ..shell.expand import COMPUTED
-    from ..source.files import ReadError, read_source
     from ..values.argv_words import flag_key, sure_to_stop, takes_one, _rejected
     words = list(without_redirections(launch.args))
     flags = ctx.resolver.flags
     if not flags or not any(w.value.origin == COMPUTED for w in words) or \
             sure_to_stop(ctx.resolver, table, flags, known=True, prefixed=True) is None:
         return
-    k, valued, after = 0, "", False
+    k, valued, after, refusal = 0, "", False, ""
+
     while k < len(words):
         w = words[k]
         if w.text == "--":
@@ -443,10 +454,13 @@ def _computed_word_loosely(ctx, launch, table, given, where: str) -> None:
         flag = table.get(w.text)
         if flag is not None and flag.kind == "argparse" and takes_one(flag) and k + 1 < len(words):
             nxt = words[k + 1]
-            if nxt.value.origin == COMPUTED and nxt.text.startswith(HOLE) and _rejected(
-                    flag, {a.arg: a.value for a in flag.call.keywords}, [HOLE]) is None:
-                w, valued = nxt, w.text  # (its type= or choices= may refuse what the launcher computes: python
-                break                   # 3.9.18-3.13.0 stop on `--m 1` for choices=["a", "b"], prefix_chars="-+")
+            if nxt.value.origin == COMPUTED and nxt.text.startswith(HOLE):
+                # (its type= or choices= may refuse what the launcher computes: python 3.9.18-3.13.0 stop on `--m 1`
+                # for choices=["a", "b"], prefix_chars="-+"; or it is no word, several, or an option word)
+                w, valued = nxt, w.text
+                if _rejected(flag, {a.arg: a.value for a in flag.call.keywords}, [HOLE]) is None:
+                    refusal = "its type= or choices="
+                break
             k += 1                      # (its value, whatever it is: a word not known here too)
         elif flag is not None and flag.kind == "argparse" and flag.action not in ("store_true", "store_false",
                                                                                    "store_const", "count"):
@@ -454,15 +468,10 @@ def _computed_word_loosely(ctx, launch, table, given, where: str) -> None:
         k += 1
     else:
         return
-    try:
-        shown = read_source(launch.command.path).text[w.start:w.end]
-    except (ReadError, ValueError, OSError):
-        shown = "a word"
     script = os.path.basename(ctx.filename)
-    computed = f"{shown} from {where} is what the launcher computes (not known here: not a word its caller gives)"
+    computed = _computed_said(launch, w, where)
     if valued:
-        given.stop = f"{computed}, given to {valued}: where {valued} does not take it (its type= or choices=), or " \
-            f"it is no word at all, argparse stops the script in {_method(ctx.tree)} (status 2)"
+        given.stop = _given_to(computed, valued, refusal, True, _method(ctx.tree))
     elif after:
         given.stop = f"{computed}, after --, which argparse reads as a positional argument: where it is a word no " \
             f"positional argument of {script} takes, argparse stops the script in parse_args (status 2); where it " \
@@ -473,6 +482,140 @@ def _computed_word_loosely(ctx, launch, table, given, where: str) -> None:
             f"given no value it needs, argparse stops the script in {_method(ctx.tree)}"
     given.unsure = True
     given.stop_calls = frozenset(flag_key(f) for f in flags)
+
+
+def _split_word(ctx, launch, given, where: str) -> None:
+    """Where a word before `--` holds, after text it begins with (`--name=$(cat w.txt)`, `x$X`), a part the launcher
+    computes outside quotes: bash 5.2 splits that part at blanks (and expands its globs), so the words argparse reads
+    after the first (`--name=a --prof` of `a --prof`) are not known here, for a script whose flags are argparse's; said
+    so (given.unsure). bind and first_stop read such a word as one."""
+    from ..shell.expand import COMPUTED
+    from ..source.files import ReadError, read_source
+    from ..values.argv_words import flag_key
+    flags = ctx.resolver.flags
+    if not flags or any(f.kind != "argparse" for f in flags):
+        return
+    for w in without_redirections(launch.args):
+        if w.text == "--":
+            return
+        if w.value.origin != COMPUTED or HOLE not in w.text or w.text.startswith(HOLE):
+            continue
+        try:
+            raw = read_source(launch.command.path).text[w.start:w.end]
+        except (ReadError, ValueError, OSError):
+            raw = "$"
+        if _unquoted_expansion(raw):
+            given.stop = f"{_computed_said(launch, w, where)}, and not quoted: bash splits it at blanks, and argparse " \
+                "reads the words after its first as options or words no option reads, which may stop the script in " \
+                f"{_method(ctx.tree)} or pass it options"
+            given.unsure = True
+            given.stop_calls = frozenset(flag_key(f) for f in flags)
+            return
+
+
+def _unquoted_expansion(raw: str) -> bool:
+    """Whether a shell word (as written) holds an expansion outside quotes that bash splits at blanks: a parameter,
+    a command substitution (`$(...)`, backquotes); not an arithmetic one (`$((...))`, `$[...]`: a number)."""
+    quote, k = "", 0
+    while k < len(raw):
+        c = raw[k]
+        if quote == "'":
+            quote = "" if c == "'" else quote
+        elif c == "\\":
+            k += 1
+        elif c in "'\"" and quote in ("", c):
+            quote = "" if quote else c
+        elif not quote and (c == "`" or c == "$" and raw[k + 1:k + 2] not in ("", "(", "[")):
+            return True
+        elif not quote and raw.startswith("$((", k) or raw.startswith("$[", k):
+            end = raw.find("]" if raw[k + 1] == "[" else "))", k)
+            if end < 0:
+                return True
+            k = end
+        elif not quote and raw.startswith("$(", k):
+            return True
+        k += 1
+    return False
+
+
+def _extra_after_computed(ctx, launch, table, given, where: str) -> None:
+    """Where, after a word the launcher computes, the launch passes more known words in a row that begin with none
+    of the parser's prefix characters than any option of the script takes (the most its nargs= give: 2 for one of
+    nargs=2), and the script defines no positional argument: whatever that word is (no word, several, an option that
+    takes values), one of them is a word no option reads, or follows a `--`, so python 3.9.18-3.13.0's parse_args
+    exits with status 2 ("unrecognized arguments") if nothing stops it before (a help or version option: status 0)."""
+    import ast
+    import os
+    from ..shell.expand import COMPUTED
+    from ..values.argv_words import flag_key, prefix_chars, sure_to_stop
+    flags = ctx.resolver.flags
+    words = list(without_redirections(launch.args))
+    prefix = prefix_chars(ctx.tree) if "prefix_chars" in ctx.src.text else "-"
+    at = next((k for k, w in enumerate(words) if w.value.origin == COMPUTED and HOLE in w.text), None)
+    if at is None or not prefix or not flags or "fromfile_prefix_chars" in ctx.src.text:
+        return                          # (`@args.txt` is the words of a file, options too)
+    exit_on_error = sure_to_stop(ctx.resolver, table, flags, prefixed=True)
+    if exit_on_error is None:
+        return                          # (parse_known_args; a parser not read here)
+    most, widest = 0, ""
+    for f in flags:
+        kw = {k.arg: k.value for k in f.call.keywords}
+        action = kw.get("action", ast.Constant("store"))
+        nargs = kw.get("nargs", ast.Constant(None))
+        names = [getattr(a, "value", "") for a in f.call.args]
+        if f.kind != "argparse" or not names or any(not isinstance(n, str) or n[:1] not in prefix for n in names) or \
+                not isinstance(action, ast.Constant) or not isinstance(nargs, ast.Constant):
+            return                      # (a positional, or what an option takes is not read here)
+        if action.value in ("store_true", "store_false", "store_const", "append_const", "count", "help", "version"):
+            continue
+        n = nargs.value
+        if action.value not in ("store", "append", "extend") or not (n in (None, "?") or type(n) is int):
+            return                      # (nargs="*", "+", REMAINDER: as many as there are)
+        width = n if type(n) is int else 1
+        if width > most:
+            most, widest = width, f.option
+    run: List[Word] = []
+    for w in words[at + 1:]:
+        if w.text == "--":
+            break
+        if HOLE in w.text or w.text[:1] in prefix:
+            run = []
+            continue
+        run.append(w)
+        if len(run) > most:
+            break
+    if len(run) <= most:
+        return
+    script = os.path.basename(ctx.filename)
+    computed = _computed_said(launch, words[at], where).partition(" is what")[0]
+    given.stop = f"argparse stops the script in parse_args: whatever {computed} is (what the launcher computes), the " \
+        f"words {' '.join(w.text for w in run)} after it are more than an option of {script} takes (at most " \
+        f"{most}{': ' + widest if most else ''}), and {script} defines no positional argument, so argparse exits with " \
+        f"status 2 (\"error: unrecognized arguments\"){_raised_instead(exit_on_error)}, unless a help or version " \
+        "option there exits first (status 0)"
+    given.stop_calls = frozenset(flag_key(f) for f in flags)
+
+
+def _computed_said(launch, w, where: str) -> str:
+    """A word the launcher computes, as the answers name it: `$(cat w.txt) from run.sh:1 is what ...`."""
+    from ..source.files import ReadError, read_source
+    try:
+        shown = read_source(launch.command.path).text[w.start:w.end]
+    except (ReadError, ValueError, OSError):
+        shown = "a word"
+    return f"{shown} from {where} is what the launcher computes (not known here: not a word its caller gives)"
+
+
+def _given_to(computed: str, option: str, refusal: str, none: bool, method: str, then: str = "") -> str:
+    """Why a value the launcher computes, given to an option, leaves the answer unknown (_computed_word,
+    _computed_word_loosely): refusal names what of the option may refuse it ("" for an option that takes any word,
+    where bash may give it none, several, or one argparse reads as an option word); none: it may be no word."""
+    if not refusal:
+        return f"{computed}, given to {option}: where it is no word or several (bash splits an unquoted one at " \
+            f"blanks) or one that begins with `-`, argparse reads the words otherwise, and may stop the script in " \
+            f"{method} (status 2){then}"
+    return f"{computed}, given to {option}: where {option} does not take it ({refusal})" \
+        f"{', or it is no word at all' if none else ''}, argparse stops the script in {method} (status 2){then}"
 
 
 def _unread_choices(ctx, given) -> None:
@@ -534,17 +677,24 @@ def _method(tree) -> str:
 def _unfollowed(ctx, texts, table, given, abbreviates, where: str) -> None:
     """Where first_stop gives no stop because it does not follow a known word before `--`: one that may abbreviate
     two options (sorted_first: `--pro` for --prof and --prof2, `-b-` for -b and -b-y) or a single-dash switch given a
-    value with `=` (`-b-y=1`): python 3.9.18-3.13.0 exit with status 2 on each (run); not known here, said so."""
-    from ..values.argv_words import flag_key, sorted_first
+    value with `=` (`-b-y=1`): python 3.9.18-3.13.0 exit with status 2 on each (run); or a single-dash word that
+    begins one option, or is one with more after it (`-p` for -p-x given no value, `-px`): not known here, said so.
+    Also for a parser first_stop does not read (a positional: prepare), where nothing else is said."""
+    from ..values.argv_words import flag_key, read_as, sorted_first, _optional
     for text in texts[:texts.index("--") if "--" in texts else len(texts)]:
         option = text.partition("=")[0]
         flag = table.get(option)
-        if HOLE in text or not (sorted_first([text], table, abbreviates) or "=" in text and option[1:2] != "-" and
-                                flag is not None and flag.action in ("store_true", "store_false")):
+        if HOLE in text:
             continue
-        given.stop = f"{text} from {where} is read by argparse in a way not followed here (an abbreviation of two " \
-            "options, or a switch given a value with `=`), where python 3.9-3.13.0 may stop the script in " \
-            f"{_method(ctx.tree)} (status 2)"
+        if sorted_first([text], table, abbreviates) or "=" in text and option[1:2] != "-" and flag is not None and \
+                flag.action in ("store_true", "store_false"):
+            how = "an abbreviation of two options, or a switch given a value with `=`"
+        elif text[1:2] != "-" and flag is None and _optional(text, table) and read_as(text, table, abbreviates):
+            how = "a single-dash word that begins an option, or is one with more after it"
+        else:
+            continue
+        given.stop = f"{text} from {where} is read by argparse in a way not followed here ({how}), where python " \
+            f"3.9-3.13.0 may stop the script in {_method(ctx.tree)} (status 2)"
         given.unsure = True
         given.stop_calls = frozenset(flag_key(f) for f in ctx.resolver.flags)
         return
@@ -777,8 +927,8 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
     choices= (a word of theirs may be refused first). None where not so."""
     import ast
     import os
-    from ..values.argv_words import Stop, joined, may_be_ambiguous, read_as, sorted_first, takes_one, unrecognized, \
-        without_help, _label
+    from ..values.argv_words import Stop, joined, may_be_ambiguous, option_of, read_as, sorted_first, takes_one, \
+        unrecognized, without_help, _label
     from ..values.launch_args import given_values
     from ..values.ops import U
     texts = [w.text for w in launched]
@@ -832,7 +982,7 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
             continue
         if g.value_word is not None and g.value_word is not w:
             taken.add(k + 1)
-        flag = table[g.option]
+        flag = option_of(g.option, table, abbreviates)
         switch = flag.action in ("store_true", "store_false")
         if g.text is None and takes_one(flag) and not _nargs(flag):
             # (`--n --prof --n`: bind keeps a value given twice not known, so the caller does not say it: python
@@ -844,6 +994,10 @@ def _refused(ctx, table, given, launched, own, abbreviates, at: str = "") -> Opt
                 switch and g.text is not None and g.option[1:2] != "-":
             return None                 # (given no value: the caller says it where it takes one; `-x=a b`: python
                                         # 3.9-3.12 read -x, then -a given ' b', where -a is an option)
+        if g.option not in table:       # (an abbreviation: its value's checks are said with the option's name)
+            if g.text is not None:
+                return None
+            g = g._replace(option=next(o for o, f in table.items() if f is flag and o.startswith(g.option)))
         values = given_values(flag, Passed({flag.dest: g}), ctx.resolver._type_function(flag),
                               f"{script}:{flag.call.lineno}", 0)
         stops = [v.stops for v in values or () if isinstance(v, U) and v.stops]
@@ -888,12 +1042,16 @@ def _positionals_stop(ctx, own, free: List[str], where: str) -> Optional[Tuple[i
 
 
 def _occurrence(words, k: int, table, own, abbreviates, where: str) -> Optional[Given]:
-    """The word at k as argparse reads an option of the script's own that it names exactly (bind's reading of one
-    word: its value after `=`, or the next word where that is no option word); None for another word."""
-    from ..values.argv_words import option_word
+    """The word at k as argparse reads an option of the script's own that it names exactly, or a `--` word that begins
+    it and no other (allow_abbrev: `--pro` for --prof, python 3.9.18-3.13.0) (bind's reading of one word: its value
+    after `=`, or the next word where that is no option word); None for another word."""
+    from ..values.argv_words import option_word, read_as, _of_help
     w = words[k]
     option, eq, value = w.text.partition("=")
     flag = table.get(option) if w.text[:1] == "-" and (w.known or eq) else None
+    if flag is None and w.text[:2] == "--" and w.known and not _of_help(w.text):
+        found = read_as(w.text, table, abbreviates)
+        flag = found[0] if len(found) == 1 else None
     if flag is None or id(flag.call) not in own:
         return None
     if eq:

@@ -450,19 +450,26 @@ def follow(w, launch, ls, target, environ):
     if answer is None:
         return None
     verdict, why = answer
-    if verdict != "no profiling" and _loose([x.text for x in without_redirections(launch.args)]):
+    if verdict != "no profiling" and _loose([x.text for x in without_redirections(launch.args)], _switches()):
         return None             # (where Megatron stops at the words, nothing is collected either: "no" holds)
     training = os.path.relpath(code.training, os.path.dirname(launch.script)).replace(os.sep, "/")
     profiles = {"no profiling": False, "unknown": None}.get(verdict, True)
     return Followed(verdict, f"{training}, which {os.path.basename(launch.script)} imports: {why}", profiles)
 
 
-def _loose(words: List[str]) -> bool:
+def _loose(words: List[str], switches=frozenset()) -> bool:
     """Whether a word may be a positional, which Megatron's parse_args refuses (status 2; core_v0.12.1
-    arguments.py#L69-84): a first word or a second in a row that is no option (`--save path to x`, an unquoted
-    value split). An option may take several (nargs="+"), which is not read here: the answer is left as it was."""
-    return any(not x.startswith("-") and (i == 0 or not words[i - 1].startswith("-") or "=" in words[i - 1])
-               for i, x in enumerate(words))
+    arguments.py#L69-84): a first word, a second in a row that is no option (`--save path to x`, an unquoted
+    value split), or one after an option of Megatron's that takes no value (switches: `--bf16 x`, python 3.9.18 and
+    3.13.0 run). An option may take several (nargs="+"), which is not read here: the answer is left as it was."""
+    return any(not x.startswith("-") and (i == 0 or not words[i - 1].startswith("-") or "=" in words[i - 1] or
+                                          words[i - 1] in switches) for i, x in enumerate(words))
+
+
+def _switches() -> frozenset:
+    """Megatron-LM's options that take no value, which MindSpeed and MindSpeed-MM do not define again."""
+    from ..knowledge import global_args as K
+    return frozenset(K.switches(MEGATRON))
 
 
 def _answer(w, launch, code: Code, environ) -> Optional[Tuple[str, str]]:

@@ -29,6 +29,11 @@ def arguments(framework: str) -> Dict[str, dict]:
     return dict(data()["accessors"][framework]["arguments"])
 
 
+def switches(framework: str) -> Tuple[str, ...]:
+    """The framework's options that take no value (store_true, store_false), where its data lists them."""
+    return tuple(data()["accessors"][framework].get("switches", ()))
+
+
 def set_at_run_time(framework: str) -> Dict[str, dict]:
     return dict(data()["accessors"][framework]["set_at_run_time"])
 

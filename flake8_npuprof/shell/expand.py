@@ -31,6 +31,9 @@ _NOT_LOGIN = frozenset("'\"\\$`")     # in a tilde prefix, bash leaves it as wri
 _LITERAL = re.compile(r"[^'\"\\$`]*")
 _ASSIGN_LIKE = re.compile(r"[A-Za-z_]\w*=")      # a command's word bash expands as an assignment's value after it
 # compiled once: the walk asks it of every expansion (re's per-call cache lookup cost more than the match)
+# a command substitution that only echoes its words (`$(echo ${para#*=})`, backquotes): no operator, redirection,
+# substitution or quote in it, so _output expands each word there
+_ECHO = re.compile(r"(?:\$\(|`)[ \t]*echo[ \t]+[^|&;<>()`'\"\\\n]*[)`]")
 _PARAMETER_BODY = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*|[0-9#*@?])|\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#*@]|"
                              r"BASH_SOURCE\[0\])\})")
 
@@ -208,7 +211,9 @@ class Expander(WalkState):
                 value = self._expansion(text, k, j)
                 if value is None or HOLE in value:      # (`${1:-x}`: its parameter's; `$(...)`: the launcher's)
                     base = re.match(r"\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#*@])", text[k:j])
-                    self._computed = self._computed or base is None or not self._callers(base.group(1))
+                    # (`echo ${para#*=}` outputs its words: the caller's where they are; _output expanded them)
+                    self._computed = self._computed or base is None and not _ECHO.fullmatch(text, k, j) or \
+                        base is not None and not self._callers(base.group(1))
                 return j, value, ()
         name = m.group(1) or m.group(2)
         value = self._value(name)

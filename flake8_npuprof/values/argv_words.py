@@ -279,10 +279,11 @@ def first_stop(texts: List[str], table, abbreviates: Callable[[FlagDef], bool], 
                 j += 1
             short = n in ("*", "+") or n is None and not taken or type(n) is int and len(taken) < n
             if j < len(texts) and texts[j].startswith(HOLE) and short:
-                # a word not known here may be values, an option or nothing (fewer words than nargs=2 needs)
+                # a word not known here may be values, an option or nothing (fewer words than nargs=2 needs; the
+                # next word given to an option of one, `--name --prof`), or several (`--name a b`)
                 counted = type(n) is int and n > 1
                 return Stop(None, k, "hole", end=j + 1) if holes and (
-                    counted or _rejected(flag, kw, [HOLE]) is None) else None
+                    counted or n is None or _rejected(flag, kw, [HOLE]) is None) else None
         if n is None and len(taken) != 1 or n == "+" and not taken or type(n) is int and len(taken) != n:
             need = _ERROR.get(n) if not isinstance(n, int) else \
                 ("expected 1 argument" if n == 1 else f"expected {n} arguments")

@@ -166,6 +166,26 @@ CASES = [
     # add_help=False: words after `--` (none: the closing `--`)
     [[], True, ["--pro", "--"], {"add_help": False}],
     [[], True, ["--pro", "--", "x"], {"add_help": False}],
+    # a plain option's value the launcher computes: none (the next word), several, one that begins with `-` (argp23)
+    [[[["--name"], {}]], True, ["--name", "--prof"]],
+    [[[["--name"], {}]], True, ["--name", "a", "b", "--prof"]],
+    [[[["--name"], {}]], True, ["--name", "-z", "--prof"]],
+    [[[["--name"], {}]], True, ["--name", "a", "--prof"]],
+    [[[["--name"], {}]], True, ["--name=a", "--prof"], {"method": "parse_known_args"}],
+    [[[["--name"], {}]], True, ["--prof", "--name=a", "--name", "x"]],
+    # more words no option reads after a computed one than an option takes (nargs=2 the most): status 2 (argp23)
+    [[[["--size"], {"nargs": 2}], [["--m"], {"choices": ["a", "b"]}]], True,
+     ["--m", "a", "--size", "1", "c", "c", "--prof"], {"prefix_chars": "-+"}],
+    [[[["--size"], {"nargs": 2}], [["--m"], {"choices": ["a", "b"]}]], True,
+     ["--m", "a", "--", "1", "c", "c", "--prof"], {"prefix_chars": "-+"}],
+    # an abbreviation for a parser with a positional (argp23)
+    [[[["size"], {"nargs": "?"}]], True, ["5", "--pro", "3"]],
+    [[[["size"], {"nargs": "?"}], [["--n"], {"type": "int"}]], True, ["--pro", "--n", "--n", "a", "-1"]],
+    # single-dash options with dashes in their names: a word that begins one, or two (argp23)
+    [[[["-p-x"], {}]], True, ["-p", "--prof"]],
+    [[[["-p-x"], {"action": "store_true"}]], True, ["-p", "x", "--prof"]],
+    [[[["size"], {"nargs": "?"}], [["-p-x"], {"action": "store_true"}], [["-p-y"], {}]], True, ["-p", "--prof"]],
+    [[[["size"], {"nargs": "?"}], [["-p"], {"action": "store_true"}], [["-p-x"], {}]], True, ["-p-", "--prof"]],
 ]
 
 RUN = """
