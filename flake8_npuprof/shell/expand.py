@@ -30,10 +30,10 @@ _ASSIGNED_TILDE = re.compile(r"(^|:)~([^/:]*)")
 _NOT_LOGIN = frozenset("'\"\\$`")     # in a tilde prefix, bash leaves it as written (`~"/x"`, `~$u`: no login)
 _LITERAL = re.compile(r"[^'\"\\$`]*")
 _ASSIGN_LIKE = re.compile(r"[A-Za-z_]\w*=")      # a command's word bash expands as an assignment's value after it
-# compiled once: the walk asks it of every expansion (re's per-call cache lookup cost more than the match)
 # a command substitution that only echoes its words (`$(echo ${para#*=})`, backquotes): no operator, redirection,
 # substitution or quote in it, so _output expands each word there
 _ECHO = re.compile(r"(?:\$\(|`)[ \t]*echo[ \t]+[^|&;<>()`'\"\\\n]*[)`]")
+# compiled once: the walk asks it of every expansion (re's per-call cache lookup cost more than the match)
 _PARAMETER_BODY = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*|[0-9#*@?])|\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#*@]|"
                              r"BASH_SOURCE\[0\])\})")
 
