@@ -396,6 +396,9 @@ def test_optimization_level_below_2_is_unknown(capsys, tmp_path):
     ({"mindspeed/functional/profile/adaptor.py": ADAPTOR.replace("repeat=1", "repeat=2")}, STEPS),
     ({"mindspeed/core/other.py": "import torch_npu\nprof = torch_npu.profiler.profile()\n"}, ""),
     ({"mindspeed/core/patch.py": "from mindspeed.core.training import train_decorator\n"}, ""),
+    # args.profile set elsewhere: in the packages, in the script
+    ({"megatron/training/initialize.py": "def init(args):\n    args.profile = True\n"}, ""),
+    ({"pretrain_gpt.py": SCRIPT.replace("    return None", "    get_args().profile = True")}, ""),
     # an option no parser defines stops the job: a "yes" is not said
     ({}, STEPS + " --no-such-option"),
     # AutoSettingsFeature wraps pretrain

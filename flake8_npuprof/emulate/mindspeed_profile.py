@@ -62,6 +62,10 @@ ROUTED = ("megatron/training/training.py", "mindspeed/functional/profile/adaptor
 # --auto-settings); a file naming them elsewhere is not read here
 DECORATORS = re.compile(r"\b(?:train_decorator|train_step_decorator|pretrain_decorator)\b")
 DECORATED = ("mindspeed/core/training.py", "mindspeed/features_manager/auto_settings/auto_settings_feature.py")
+# an assignment of args.profile (the train wrapper's and core/training.py's set it false; auto_settings/ its own
+# configuration's): one elsewhere, or in the launched script, is not read here
+SETS = re.compile(r"\.profile\s*=[^=]|setattr\([^)]*['\"]profile['\"]")
+SETTERS = ("mindspeed/functional/profile/adaptor.py", "mindspeed/core/training.py", "mindspeed/auto_settings/")
 # the launch's words on which the loop runs fewer iterations than --train-iters, or skips train_step, or training
 # stops before it: left unknown where the profiler is on
 ENDS_EARLY = ("--skip-train", "--exit-duration-in-mins", "--iterations-to-skip",
@@ -145,7 +149,8 @@ def recognise(ls, lookup) -> Optional[Code]:
     """The parts of MindSpeed and Megatron-LM a launched script reaches, where they are the shapes read; else None."""
     from ..values.project import load
     tree = ls.ctx.tree
-    if not (_imports_adaptor(tree) and _imports_pretrain(tree) and _calls_pretrain(tree)):
+    if not (_imports_adaptor(tree) and _imports_pretrain(tree) and _calls_pretrain(tree)) or \
+            SETS.search(ls.ctx.src.text):
         return None
     adaptor = lookup.module(ls.ctx.filename, 0, ["mindspeed", "megatron_adaptor"])
     training = lookup.module(ls.ctx.filename, 0, ["megatron", "training", "training"])
@@ -204,7 +209,8 @@ def _only_routes(top: str) -> bool:
                     return False
                 if ROUTE.search(text) and not rel.startswith(ROUTED):
                     return False
-                if DECORATORS.search(text) and rel not in DECORATED:
+                if DECORATORS.search(text) and rel not in DECORATED or SETS.search(text) and \
+                        not rel.startswith(SETTERS):
                     return False
     return True
 
