@@ -564,6 +564,10 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
         from .mindspeed_mm import follow as follow_mindspeed_mm
         # MindSpeed-MM's Profiler, switched by the --mm-tool JSON (emulate/mindspeed_mm.py)
         followed = follow_mindspeed_mm(w, launch, ls, target, environ)
+    if followed is None and other and other != launch.script:
+        from .mindspeed_profile import follow as follow_mindspeed
+        # MindSpeed's profile feature over Megatron-LM, switched by --profile (emulate/mindspeed_profile.py)
+        followed = follow_mindspeed(w, launch, ls, target, environ)
     if other is None and followed is None:
         return None
     if other and other != launch.script and followed is None and fence.outside(other):
