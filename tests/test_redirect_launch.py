@@ -89,8 +89,8 @@ def test_a_command_before_that_may_make_the_folder_leaves_it_unknown(tmp_path):
     top = tmp_path
     cases = {
         "python3 prep.py\n": "`python3 prep.py` (run.sh:1) runs before and may make it: if it does not",
-        "[ -n \"$X\" ] && mkdir -p ./logs\n": "`mkdir -p` (run.sh:1) runs before and may make it: if it does not",
-        "tar -xf data.tar\n": "`tar -xf` (run.sh:1) runs before and may make it: if it does not",
+        "[ -n \"$X\" ] && mkdir -p ./logs\n": "`mkdir -p ./logs` (run.sh:1) runs before and may make it: if it does not",
+        "tar -xf data.tar\n": "`tar -xf data.tar` (run.sh:1) runs before and may make it: if it does not",
         "V=$(awk '{print}' x)\n": "`$(awk '{print}' x)` (run.sh:1) runs before and may make it: if it does not",
     }
     for n, (before, said) in enumerate(cases.items()):

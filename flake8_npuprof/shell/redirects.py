@@ -164,7 +164,8 @@ def maker_of(words: List[Word], dirs: Tuple[str, ...], path: str, line: int, seq
     head = words[0].text if words else ""
     if head in folderless():
         return None
-    shown = " ".join(x.text for x in words[:2]).replace(HOLE, "<unknown>")
+    upto = next((k for k, x in enumerate(words[1:3], 1) if not x.text.startswith("-")), 1)    # `mkdir -p DIR`
+    shown = " ".join(x.text for x in words[:upto + 1]).replace(HOLE, "<unknown>")
     if head != "mkdir" or len(dirs) != 1:
         return Maker(seq, path, line, shown[:80])
     from .parse import without_redirections
