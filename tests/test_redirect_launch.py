@@ -89,7 +89,8 @@ def test_a_command_before_that_may_make_the_folder_leaves_it_unknown(tmp_path):
     top = tmp_path
     cases = {
         "python3 prep.py\n": "`python3 prep.py` (run.sh:1) runs before and may make it: if it does not",
-        "[ -n \"$X\" ] && mkdir -p ./logs\n": "`mkdir -p ./logs` (run.sh:1) runs before and may make it: if it does not",
+        "[ -n \"$X\" ] && mkdir -p ./logs\n": "`mkdir -p ./logs` (run.sh:1) runs before and may make it: "
+        "if it does not",
         "tar -xf data.tar\n": "`tar -xf data.tar` (run.sh:1) runs before and may make it: if it does not",
         "V=$(awk '{print}' x)\n": "`$(awk '{print}' x)` (run.sh:1) runs before and may make it: if it does not",
     }
@@ -148,3 +149,16 @@ def test_reading_a_file_that_is_not_there_is_unknown(tmp_path):
         f"`< ./input.txt` (run.sh:1) names the file ./input.txt (the command runs in {tmp_path}/scripts), which is "
         "not in the tree; a command before may write it: if none does, bash reports \"No such file or directory\" "
         "and does not start python3")}
+
+
+def test_a_glob_and_a_sourced_script_not_read(tmp_path):
+    # a glob may name a file that is there (bash 5.2 ran `py >> ./lo*/a.log` into ./logs/a.log): not judged
+    path = _project(tmp_path / "g", "python3 ../train.py > ./lo*/a.log\n")
+    (tmp_path / "g" / "scripts" / "logs").mkdir()
+    assert _emulate(path, ())[1]["launches"][0]["redirection"] is None
+    # a script sourced and not read may make the folder
+    _, data = _emulate(_project(tmp_path / "s", "source /etc/npu/set_env.sh\npython3 ../train.py > ./nodir/a.log\n"),
+                       ())
+    assert data["launches"][0]["redirection"]["starts"] is None
+    assert "`source /etc/npu/set_env.sh` (run.sh:1) runs before and may make it" in \
+        data["launches"][0]["redirection"]["why"]

@@ -35,7 +35,8 @@ class Maker(NamedTuple):
     line: int
     shown: str                  # the command as the answer names it
     folders: Optional[Tuple[Tuple[str, bool], ...]] = None
-    early: bool = False         # a command substitution: it runs before the command of this seq (its own words' too)
+    early: bool = False         # it runs before the command of this seq (a command substitution in its words, a
+    #                             script sourced and not read)
 
 
 class Outer(NamedTuple):
@@ -125,8 +126,9 @@ def unopened(w, cmd, text: str) -> Optional[Unopened]:
         if len(dirs) != 1:
             continue
         for op, target in redirections:
-            if HOLE in target.text or not target.text or target.text.startswith("/dev/"):
-                continue
+            if HOLE in target.text or not target.text or target.text.startswith("/dev/") or \
+                    any(c in target.text for c in "*?[{("):
+                continue        # (a glob or brace bash may expand to a file there, a process substitution)
             gone = _absent(target.text, dirs[0], made, _IN.fullmatch(op) is not None)
             if gone is None:
                 continue

@@ -1073,6 +1073,9 @@ class Walk(Expander, Compounds):
             if full is None or depth >= MAX_SOURCED or why:     # assumed to set no PROFILING_* (the report lists it)
                 self.unread.append((target.text, path, line))
                 self.unread_in.append(self._chain)
+                # (what it runs is not read: it may make a folder, before the next command walked)
+                self.makers.append(Maker(len(self.commands), path, line,
+                                         f"{head} {target.text}"[:80].replace(HOLE, "<unknown>"), None, True))
                 if why:
                     self.why_unread[len(self.unread) - 1] = why
             self._stop_code = self.exit_code
