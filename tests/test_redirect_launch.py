@@ -162,3 +162,13 @@ def test_a_glob_and_a_sourced_script_not_read(tmp_path):
     assert data["launches"][0]["redirection"]["starts"] is None
     assert "`source /etc/npu/set_env.sh` (run.sh:1) runs before and may make it" in \
         data["launches"][0]["redirection"]["why"]
+
+
+def test_a_failed_exec_goes_on(tmp_path):
+    # bash 5.2: `exec py a > nod/x.log; py after` reports the error and runs `py after`
+    _, data = _emulate(_project(tmp_path, "exec python3 ../train.py > ./nodir/a.log\npython3 ../train.py --after\n"),
+                       ())
+    red = data["launches"][0]["redirection"]
+    assert red["starts"] is None and red["why"].endswith(
+        "does not start python3, and goes on with the commands after it, which are not followed here (exec would have "
+        "ended the launcher)")

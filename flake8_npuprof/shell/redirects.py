@@ -137,7 +137,8 @@ def unopened(w, cmd, text: str) -> Optional[Unopened]:
             what = "the file" if gone == target.text and _IN.fullmatch(op) else "the folder"
             said = f"`{op} {target.text}` ({where}) names {what} {gone}" + \
                 ("" if os.path.isabs(gone) else f" (the command runs in {dirs[0]})")
-            name = cmd.words[0].text if cmd.words else "the command"
+            head = cmd.words[0].text if cmd.words else ""
+            name = (cmd.words[1].text if head == "exec" and len(cmd.words) > 1 else head) or "the command"
             fails = f"bash reports \"No such file or directory\" and does not start {name}"
             makers = [m for m in w.makers if (m.seq < before or m.early and m.seq == before) and
                       _may_make(m, folder)]
@@ -156,6 +157,10 @@ def unopened(w, cmd, text: str) -> Optional[Unopened]:
                 return Unopened(False, f"{said}, which is not in the tree; the other commands of its pipeline run at "
                                        f"the same time (what they make is not followed here): if none makes it, "
                                        f"{fails}")
+            if head == "exec":
+                # (the walk took `exec` to end the shell; bash 5.2 went on after a failed one: what follows is unread)
+                return Unopened(False, f"{said}, which is not there: {fails}, and goes on with the commands after it, "
+                                       f"which are not followed here (exec would have ended the launcher)")
             return Unopened(True, f"{said}, which is not there (not in the tree, and nothing the launcher runs before "
                                   f"makes it): {fails}")
     return None
