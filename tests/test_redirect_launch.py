@@ -172,3 +172,11 @@ def test_a_failed_exec_goes_on(tmp_path):
     assert red["starts"] is None and red["why"].endswith(
         "does not start python3, and goes on with the commands after it, which are not followed here (exec would have "
         "ended the launcher)")
+
+
+def test_one_redirection_certain_to_fail_is_the_answer(tmp_path):
+    # ./a may be made; ./b is made by nothing: bash opens both before it starts python3, so it never starts
+    _, data = _emulate(_project(tmp_path, "[ -n \"$X\" ] && mkdir -p ./a\n"
+                                          "python3 ../train.py > ./a/x.log 2> ./b/err.log\n"), ())
+    assert data["launches"][0]["verdict"] == "not run"
+    assert data["launches"][0]["redirection"]["why"].startswith("`2> ./b/err.log` (run.sh:2) names the folder ./b")

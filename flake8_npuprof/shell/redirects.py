@@ -15,7 +15,7 @@ import functools
 import json
 import os
 import re
-from typing import List, NamedTuple, Optional, Tuple
+from typing import Iterator, List, NamedTuple, Optional, Tuple
 
 from ..source.text import HOLE
 from ..values.launch_args import Word
@@ -23,7 +23,6 @@ from ..values.launch_args import Word
 FACTS = ("shell.redirection_open",)     # data/sources.json (tests/test_audit.py)
 # operator words as the walk splits them (shell/words.py: an operator ends its word): output to a file, input
 _OUT = re.compile(r"\d*(?:>|>>|>\|)|&>|&>>")
-_DUP = re.compile(r"\d*>&")             # `2>&1`, `>&-`; `>& FILE` is `&> FILE`
 _IN = re.compile(r"\d*<")
 
 
@@ -74,10 +73,8 @@ def pairs(text: str, words) -> Tuple[Tuple[str, Word], ...]:
             continue
         target = words[k + 1]
         if _OUT.fullmatch(w.text) or _IN.fullmatch(w.text) or \
-                w.text == ">&" and not re.fullmatch(r"\d+|-", target.text):
+                w.text == ">&" and not re.fullmatch(r"\d+|-", target.text):     # (not a copy: `2>&1`, `>&-`)
             out.append((w.text, target))
-        elif not _DUP.fullmatch(w.text):
-            continue
     return tuple(out)
 
 
@@ -115,7 +112,13 @@ def _may_make(m: Maker, folder: str) -> bool:
 
 def unopened(w, cmd, text: str) -> Optional[Unopened]:
     """Whether a launch's command (or the call or child run it is in) has a redirection bash cannot open, and whether
-    that is certain (w: the Walk, cmd: its Command, text: its file's text as the walk read it)."""
+    that is certain (w: the Walk, cmd: its Command, text: its file's text as the walk read it): one that certainly
+    fails is the answer, else the first that may."""
+    found = list(_unopened(w, cmd, text))
+    return next((u for u in found if u.sure), found[0] if found else None)
+
+
+def _unopened(w, cmd, text: str) -> Iterator[Unopened]:
     from ..source.files import rel_path
     found = [(o.pairs, o.dirs, o.made, o.first, o.path, o.line) for o in w.outer if o.first <= cmd.seq < o.end]
     own = pairs(text, cmd.words) if any(">" in x.text or "<" in x.text for x in cmd.words) \
@@ -143,27 +146,27 @@ def unopened(w, cmd, text: str) -> Optional[Unopened]:
             makers = [m for m in w.makers if (m.seq < before or m.early and m.seq == before) and
                       _may_make(m, folder)]
             if what == "the file":
-                return Unopened(False, f"{said}, which is not in the tree; a command before may write it: if none "
-                                       f"does, {fails}")
-            if makers:
+                yield Unopened(False, f"{said}, which is not in the tree; a command before may write it: if none "
+                                      f"does, {fails}")
+            elif makers:
                 m = makers[-1]
-                return Unopened(False, f"{said}, which is not in the tree; `{m.shown}` "
-                                       f"({rel_path(m.path, w.root)}:{m.line}) runs before and may make it: if it "
-                                       f"does not, {fails}")
-            if cmd.seq in w.looped or before in w.looped:
-                return Unopened(False, f"{said}, which is not in the tree; it is in a loop, whose commands after it "
-                                       f"may make it before a later round: if none does, {fails}")
-            if cmd.seq in w.piped:
-                return Unopened(False, f"{said}, which is not in the tree; the other commands of its pipeline run at "
-                                       f"the same time (what they make is not followed here): if none makes it, "
-                                       f"{fails}")
-            if head == "exec":
+                yield Unopened(False, f"{said}, which is not in the tree; `{m.shown}` "
+                                      f"({rel_path(m.path, w.root)}:{m.line}) runs before and may make it: if it "
+                                      f"does not, {fails}")
+            elif cmd.seq in w.looped or before in w.looped:
+                yield Unopened(False, f"{said}, which is not in the tree; it is in a loop, whose commands after it "
+                                      f"may make it before a later round: if none does, {fails}")
+            elif cmd.seq in w.piped:
+                yield Unopened(False, f"{said}, which is not in the tree; the other commands of its pipeline run at "
+                                      f"the same time (what they make is not followed here): if none makes it, "
+                                      f"{fails}")
+            elif head == "exec":
                 # (the walk took `exec` to end the shell; bash 5.2 went on after a failed one: what follows is unread)
-                return Unopened(False, f"{said}, which is not there: {fails}, and goes on with the commands after it, "
-                                       f"which are not followed here (exec would have ended the launcher)")
-            return Unopened(True, f"{said}, which is not there (not in the tree, and nothing the launcher runs before "
-                                  f"makes it): {fails}")
-    return None
+                yield Unopened(False, f"{said}, which is not there: {fails}, and goes on with the commands after it, "
+                                      f"which are not followed here (exec would have ended the launcher)")
+            else:
+                yield Unopened(True, f"{said}, which is not there (not in the tree, and nothing the launcher runs "
+                                     f"before makes it): {fails}")
 
 
 def maker_of(words: List[Word], dirs: Tuple[str, ...], path: str, line: int, seq: int) -> Optional[Maker]:
