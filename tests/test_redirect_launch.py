@@ -180,3 +180,15 @@ def test_one_redirection_certain_to_fail_is_the_answer(tmp_path):
                                           "python3 ../train.py > ./a/x.log 2> ./b/err.log\n"), ())
     assert data["launches"][0]["verdict"] == "not run"
     assert data["launches"][0]["redirection"]["why"].startswith("`2> ./b/err.log` (run.sh:2) names the folder ./b")
+
+
+def test_a_folder_an_if_makes_where_it_is_not_there_is_not_judged(tmp_path):
+    # roberta's `if [ ! -d $OUTPUT_DIR ]; then mkdir $OUTPUT_DIR; fi` and GLM-10B's if/else that makes it in both arms:
+    # bash 5.2 starts the launch after each (emulate does not weigh the branches: it takes the folder as made)
+    for n, made in enumerate(("if [ ! -d ./output ]\nthen\n    mkdir ./output\nfi\n",
+                              "if [ -d ./output/0 ];then\n    rm -rf ./output/0\n    mkdir -p ./output/0\nelse\n"
+                              "    mkdir -p ./output/0\nfi\n")):
+        _, data = _emulate(_project(tmp_path / str(n), made + "python3 ../train.py > ./output/0/x.log 2>&1\n"
+                                    if n else made + "python3 ../train.py > ./output/x.log\n"), ())
+        assert data["launches"][0]["redirection"] is None, made
+        assert data["launches"][0]["verdict"] == "no profiling"

@@ -263,7 +263,7 @@ class Expander(WalkState):
             if text[spans[0][0]:spans[0][1]] not in folderless() if spans else False:
                 shown = " ".join(text[a:b].split())
                 self.makers.append(Maker(len(self.commands), self.current, text.count("\n", 0, a) + 1,
-                                         f"$({shown[:60]}{'...' if len(shown) > 60 else ''})", None, True))
+                                         f"$({shown[:60]}{'...' if len(shown) > 60 else ''})", early=True))
                 return
 
     def _output(self, text: str, a: int, b: int) -> Optional[str]:

@@ -34,6 +34,9 @@ class Maker(NamedTuple):
     line: int
     shown: str                  # the command as the answer names it
     folders: Optional[Tuple[Tuple[str, bool], ...]] = None
+    # a `mkdir` of its own in a branch of an `if`: the launcher's way to make it where it is not there (`if [ ! -d D ];
+    # then mkdir D; fi`, or made in both arms of an if/else), taken to make it as emulate did before (not judged)
+    branch: bool = False
     early: bool = False         # it runs before the command of this seq (a command substitution in its words, a
     #                             script sourced and not read)
 
@@ -145,6 +148,8 @@ def _unopened(w, cmd, text: str) -> Iterator[Unopened]:
             fails = f"bash reports \"No such file or directory\" and does not start {name}"
             makers = [m for m in w.makers if (m.seq < before or m.early and m.seq == before) and
                       _may_make(m, folder)]
+            if any(m.branch for m in makers):
+                continue        # (a branch of an `if` makes it: not judged, see Maker.branch)
             if what == "the file":
                 yield Unopened(False, f"{said}, which is not in the tree; a command before may write it: if none "
                                       f"does, {fails}")
@@ -169,7 +174,8 @@ def _unopened(w, cmd, text: str) -> Iterator[Unopened]:
                                      f"before makes it): {fails}")
 
 
-def maker_of(words: List[Word], dirs: Tuple[str, ...], path: str, line: int, seq: int) -> Optional[Maker]:
+def maker_of(words: List[Word], dirs: Tuple[str, ...], path: str, line: int, seq: int,
+             branch: bool = False) -> Optional[Maker]:
     """The Maker a command is (None: one that makes no folder)."""
     head = words[0].text if words else ""
     if head in folderless():
@@ -187,4 +193,4 @@ def maker_of(words: List[Word], dirs: Tuple[str, ...], path: str, line: int, seq
             parents = parents or x.text == "--parents" or bool(re.fullmatch(r"-[a-zA-Z]*p[a-zA-Z]*", x.text))
         else:
             folders.append(os.path.normpath(os.path.join(dirs[0], x.text)))
-    return Maker(seq, path, line, shown[:80], tuple((f, parents) for f in folders))     # (-p anywhere: for all)
+    return Maker(seq, path, line, shown[:80], tuple((f, parents) for f in folders), branch)     # (-p anywhere: for all)

@@ -282,6 +282,7 @@ class Walk(Expander, Compounds):
         self.outer: List[Outer] = []
         self.looped: set = set()
         self.piped: set = set()
+        self._branch_mkdir = False      # the command being walked is a mkdir of its own in an `if` branch (_statements)
 
     def launcher_text(self) -> str:
         """The launcher's whole text: the one given to run(), else the file's as the walk read it ("" when it cannot
@@ -708,6 +709,9 @@ class Walk(Expander, Compounds):
             runs = _run_by(text, words) if first in _RUNNERS else first     # (`command mkdir`, `time mkdir`)
             maker = "mkdir" in runs or first in self._mkdir_bodies
             self._in_loop = maker and any(b.kind in _LOOPS for b in blocks)     # (`x=$(mkdir d)` too)
+            # ... a command of its own in a branch of an `if` (not after && or ||): `if [ ! -d D ]; then mkdir D; fi`
+            self._branch_mkdir = maker and bool(blocks) and blocks[-1].kind == "if" and not chained and not piped and \
+                op not in ("&", "|")
             # ... each loop of which certainly runs its first round up to here (`for i in 1 2; do mkdir -p d1; done`)
             first_round = all(_first_round(b) for b in blocks if b.kind in _LOOPS) if blocks else True
             self._first_round = self._in_loop and first_round
@@ -1075,7 +1079,7 @@ class Walk(Expander, Compounds):
                 self.unread_in.append(self._chain)
                 # (what it runs is not read: it may make a folder, before the next command walked)
                 self.makers.append(Maker(len(self.commands), path, line,
-                                         f"{head} {target.text}"[:80].replace(HOLE, "<unknown>"), None, True))
+                                         f"{head} {target.text}"[:80].replace(HOLE, "<unknown>"), early=True))
                 if why:
                     self.why_unread[len(self.unread) - 1] = why
             self._stop_code = self.exit_code
@@ -1116,7 +1120,7 @@ class Walk(Expander, Compounds):
         # set -e does not act on a command before && or ||, nor on one whose status a pipe drops (no pipefail)
         errexit = self.errexit and op not in ("&&", "||") and (op != "|" or self.pipefail)
         if head not in folderless():
-            may = maker_of(words, self.dirs, path, line, len(self.commands))
+            may = maker_of(words, self.dirs, path, line, len(self.commands), self._branch_mkdir and conditional)
             if may is not None:
                 self.makers.append(may)
         self.commands.append(Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline),
