@@ -192,3 +192,11 @@ def test_a_folder_an_if_makes_where_it_is_not_there_is_not_judged(tmp_path):
                                     if n else made + "python3 ../train.py > ./output/x.log\n"), ())
         assert data["launches"][0]["redirection"] is None, made
         assert data["launches"][0]["verdict"] == "no profiling"
+
+
+def test_an_rm_in_a_loop_forgets_every_folder_made(tmp_path):
+    # bash 5.2: the second round removes ./d1, and the redirection into it fails; the walk reads the body once
+    _, data = _emulate(_project(tmp_path, "mkdir -p ./d0 ./d1\nfor ((i=0; i<2; i++)); do\n  rm -rf ./d$i\ndone\n"
+                                          "python3 ../train.py > ./d1/x.log\n"), ())
+    assert data["launches"][0]["redirection"]["starts"] is None
+    assert "`mkdir -p ./d0` (run.sh:1) runs before and may make it" in data["launches"][0]["redirection"]["why"]

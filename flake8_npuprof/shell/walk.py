@@ -283,6 +283,7 @@ class Walk(Expander, Compounds):
         self.looped: set = set()
         self.piped: set = set()
         self._branch_mkdir = False      # the command being walked is a mkdir of its own in an `if` branch (_statements)
+        self._rm_in_loop = False        # ... an `rm` in a loop
 
     def launcher_text(self) -> str:
         """The launcher's whole text: the one given to run(), else the file's as the walk read it ("" when it cannot
@@ -712,6 +713,8 @@ class Walk(Expander, Compounds):
             # ... a command of its own in a branch of an `if` (not after && or ||): `if [ ! -d D ]; then mkdir D; fi`
             self._branch_mkdir = maker and bool(blocks) and blocks[-1].kind == "if" and not chained and not piped and \
                 op not in ("&", "|")
+            # ... an `rm` in a loop, whose later rounds may remove other folders than the first round's words name
+            self._rm_in_loop = first in ("rm", "rmdir") and any(b.kind in _LOOPS for b in blocks)
             # ... each loop of which certainly runs its first round up to here (`for i in 1 2; do mkdir -p d1; done`)
             first_round = all(_first_round(b) for b in blocks if b.kind in _LOOPS) if blocks else True
             self._first_round = self._in_loop and first_round
@@ -937,7 +940,8 @@ class Walk(Expander, Compounds):
         if self.made_here and (head in ("rm", "rmdir", "mv", "unlink", "find", "eval") or head in self.functions):
             # it may remove one (bash 5.2: `mkdir ./d; rm -rf ./d; cd ./d` failed); an `rm` of known words only those it
             # names or is inside (`rm -rf ./d/*` leaves ./d: bash 5.2's `cd ./d` after it succeeded)
-            if head in ("rm", "rmdir") and not conditional and len(self.dirs) == 1 and all(w.known for w in words):
+            if head in ("rm", "rmdir") and not conditional and not self._rm_in_loop and len(self.dirs) == 1 and \
+                    all(w.known for w in words):
                 gone = [os.path.normpath(os.path.join(self.dirs[0], w.text)) for w in without_redirections(words[1:])
                         if not w.text.startswith("-")]
                 self.made_here.difference_update([m for m in self.made_here if any(
@@ -1107,7 +1111,10 @@ class Walk(Expander, Compounds):
             return self.ended
         line, col = src.position(words[0].start)
         replaced = head == "exec" and any(True for _ in without_redirections(words[1:]))
+        seq = len(self.commands)
         if self._msprof_child(words, path, line, col, inline, depth, conditional, ranks, op):
+            # (msprof makes its --output folder before it runs its application: either may make a folder)
+            self.makers.append(Maker(seq, path, line, "msprof", early=True))
             return replaced or bool(self._stop_code)
         child, by_shell, given = _child_script(words, path, line)
         first, dirs, had = len(self.commands), self.dirs, frozenset(self.made_here or ())
