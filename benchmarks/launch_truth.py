@@ -18,7 +18,8 @@ Compared, for each launch (a Python script, `python -m`, or a program a launcher
 the script (its path: the argv and the directory it starts in), its arguments (the command's words, an <unknown> word
 or part matching anything; redirections dropped; whether the launcher's --profiling... word reaches it), and the
 PROFILING_* variables it names. An answer is
-  agree          bash starts what emulate says, with those arguments and variables (or neither starts anything),
+  agree          bash starts what emulate says, with those arguments and variables (or neither starts anything; a
+                 launch emulate says is not run, bash does not start),
   false          emulate says something definite that bash does not do (a script never started, an argument it
                  does not get, a launch emulate says is not reached, "exits at" where bash starts a script),
   unknown        emulate says it does not know (usable: unknown) where bash gives an answer, or a part of the command
@@ -208,6 +209,10 @@ def claims(report: dict) -> dict:
     return {"kind": "launches", "crlf": launch.get("crlf"), "usable": usable,
             "launches": [{"words": words(r["command"]), "script": r.get("script"), "unknown": r.get("unknown"),
                           "conditional": r.get("conditional"), "ranks": r.get("ranks"), "at": r.get("at"),
+                          # "not run": bash does not start it (a failure under set -e before it, a redirection it
+                          # cannot open); a redirection that may fail leaves whether it starts unknown
+                          "starts": False if r.get("verdict") == "not run" else
+                          (r.get("redirection") or {}).get("starts", True),
                           "env": {k: v["value"] for k, v in (r.get("environment") or {}).items()}} for r in runs]}
 
 
@@ -234,6 +239,15 @@ def compare(claim: dict, bash: dict, root: str) -> dict:
             unfollowed = True
             continue
         hit = [k for k, r in enumerate(real) if same_argv(c["words"], r["argv"])]
+        if c["starts"] is False:
+            if hit:
+                problems.append(f"launch {n} ({c['at']}): emulate says bash does not start it; bash does")
+            used.update(hit)
+            continue
+        if c["starts"] is None:
+            unknowns.append(f"launch {n} ({c['at']}): whether bash starts it (a redirection that may fail)")
+            used.update(hit)
+            continue
         env_ok = [k for k in hit if all(matches(c["env"].get(v, "<unset>"), real[k][v])
                                         for v in ("PROFILING_MODE", "PROFILING_OPTIONS"))]
         used.update(hit)

@@ -259,7 +259,7 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
                         if mine(k, w.unread_in) and "--no-outside" in w.why_unread.get(k, "")],
             "decided": decided, "msprof": msprof_json(launch, f"{_rel(launch.msprof.command.path, root)}:{launch.msprof.command.line}"
                                   if launch.msprof.command is not None else where) if launch.msprof is not None else None,
-            "traps": [trap.said() for trap in traps], "lines": lines,
+            "traps": [trap.said() for trap in traps], "redirection": None, "lines": lines,
             **({"rounds": _rounds_json(w, cmd, root)} if cmd.rounds is not None else {})}
 
 

@@ -20,6 +20,7 @@ from typing import List, NamedTuple, Optional, Tuple
 from ..checks.launcher_switch import options_setting
 from ..shell.launches import MAX_LAUNCHES, Launch, opaque, passer, steps
 from ..shell.parse import without_redirections
+from ..shell.redirects import Unopened, unopened
 from ..shell.state import MAX_BYTES
 from ..shell.walk import Walk
 from ..source import fence
@@ -259,9 +260,13 @@ def _emulate_walk(w: Walk, path: str, target, base, environ) -> Optional[dict]:
         if by is not None or (skip is not None and _place(launch.command) == _place(skip)):
             runs.append(_not_run(w, launch, i, by or runs[-1], target, base))
             continue
-        run = _run(w, launch, i, target, base, environ)
+        shut = unopened(w, launch.command, _walked_text(w, launch.command.path))
+        run = _unopened(w, launch, i, shut, target, base) if shut is not None and shut.sure else \
+            _run(w, launch, i, target, base, environ)
+        if shut is not None and not shut.sure:
+            run = _may_not_start(run, shut)
         runs.append(run)
-        if run.verdict == "fails" and run.certain and not launch.command.background:
+        if (run.verdict == "fails" or run.verdict == "not run") and run.certain and not launch.command.background:
             if launch.command.errexit:
                 stops.append((run, _stopped_within(launch.command.frames)))
             elif launch.command.chained:
@@ -893,6 +898,27 @@ def _not_run(w: Walk, launch: Launch, index: int, by: Run, target, base) -> Run:
     return Run(launch, index, dict(report, usable=False), info, "not run", why, False, stopped_by=by.index)
 
 
+def _unopened(w: Walk, launch: Launch, index: int, shut: Unopened, target, base) -> Run:
+    """A launch bash does not start: a redirection of it names a folder that is not there (shell/redirects.py)."""
+    report = finish(_rel(w.launcher, os.getcwd()), [], target, w.start, base, None, None, False)
+    info = launch_info(w, launch, None, w.root)
+    info["lines"].insert(1, f"  not run: {shut.why}")
+    info["redirection"] = {"starts": False, "why": shut.why}
+    return Run(launch, index, dict(report, usable=False, exit=EXIT_PROBLEM), info, "not run", shut.why, False,
+               named=True)
+
+
+def _may_not_start(run: Run, shut: Unopened) -> Run:
+    """A launch whose redirection names a folder the tree lacks that a command before it may make: whether bash
+    starts it is not known (a launch that profiles nothing stays so: started or not, it collects nothing)."""
+    info = dict(run.info, redirection={"starts": None, "why": shut.why})
+    info["lines"] = run.info["lines"][:1] + [f"  unknown: whether bash starts it: {shut.why}"] + run.info["lines"][1:]
+    if run.verdict in ("no profiling", "not run"):
+        return run._replace(info=info)
+    return run._replace(info=info, verdict="unknown", why=shut.why,
+                        report=dict(run.report, usable=None, exit=EXIT_PROBLEM), named=True)
+
+
 def _stopper(cmd) -> str:
     """Who a failure under `set -e` stops: the launcher, or the child script it ends in."""
     within = _stopped_within(cmd.frames)
@@ -1015,7 +1041,10 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
         why = "no launch switches profiling on"
         reasons = list(dict.fromkeys(r.why for r in ran if r.verdict == "no profiling" and
                                      (r.named or r.switch)))
-        if reasons:
+        unopened_ = [f"{label(r)} is not run: {r.why}" for r in runs if r.verdict == "not run" and not r.stopped_by]
+        if unopened_ and not ran:
+            why = "; ".join(unopened_) + _lost_arguments(w)
+        elif reasons:
             # (XLM's launcher reads --profiling into a variable no launch gets: the reason was said, the option not)
             why = "; ".join(reasons) + _lost_arguments(w)
         else:

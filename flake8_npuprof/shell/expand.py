@@ -12,6 +12,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from ..source.text import HOLE, Run, StrValue
 from .parse import lexed_commands
+from .redirects import Maker, folderless
 from .state import MAX_SUBSTITUTIONS, WalkState
 from .words import decode, glob_match, integer_value, skip_expansion
 
@@ -318,13 +319,26 @@ class Expander(WalkState):
         """The output of a command substitution made of the commands launchers use to name their own directory:
         `dirname`, `readlink -f`, `realpath`, `basename`, `pwd`, `cd X; pwd`, `echo`; None for anything else
         (its output is not known statically)."""
-        if self._nested >= MAX_SUBSTITUTIONS:
-            return None
-        self._nested += 1
-        try:
-            return self._output(text, a, b)
-        finally:
-            self._nested -= 1
+        out = None
+        if self._nested < MAX_SUBSTITUTIONS:
+            self._nested += 1
+            try:
+                out = self._output(text, a, b)
+            finally:
+                self._nested -= 1
+        if out is None:
+            self._may_make_in(text, a, b)
+        return out
+
+    def _may_make_in(self, text: str, a: int, b: int) -> None:
+        """A command substitution not evaluated here runs its commands: one that may make a folder is kept as such
+        (shell/redirects.py: a later launch's redirection into a folder the tree lacks may then not fail)."""
+        for spans, _, _ in lexed_commands(text, a, b):
+            if text[spans[0][0]:spans[0][1]] not in folderless() if spans else False:
+                shown = " ".join(text[a:b].split())
+                self.makers.append(Maker(len(self.commands), self.current, text.count("\n", 0, a) + 1,
+                                         f"$({shown[:60]}{'...' if len(shown) > 60 else ''})", early=True))
+                return
 
     def _output(self, text: str, a: int, b: int) -> Optional[str]:
         # (in a folder a loop makes, one a round, `pwd` is another each round)

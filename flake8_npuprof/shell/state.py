@@ -197,6 +197,7 @@ class WalkState:
     _background: bool
     rounds: Optional[Rounds]
     loop_ends: Dict[Tuple[str, int], str]
+    makers: list            # shell/redirects.Maker: the commands met that may make a folder
 
     if TYPE_CHECKING:
         @property

@@ -23,6 +23,7 @@ from ..values.launch_args import Word
 from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
 from .control import _STATUS, Compounds
 from .expand import COMPUTED, Expander, ifs_split
+from .redirects import Maker, Outer, folderless, maker_of, pairs
 from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, brace_body, compiled,
                     keyword_split, named_loop_count, no_rounds, set_by_value, set_unfollowed,
                     without_redirections)
@@ -272,6 +273,15 @@ class Walk(Expander, Compounds):
         # ... a variable such a body sets from its loop's variable: (file, offset of the name) -> (the loop's file and
         # line, its value round by round)
         self.round_values: Dict[Tuple[str, int], Tuple[Tuple[str, int], Tuple[str, ...]]] = {}
+        # what a launch's redirection to a folder the tree lacks rests on (shell/redirects.py): the commands met that
+        # may make a folder, the redirections of function calls and child runs, and the seqs of the commands walked in
+        # a loop (a later command of its body runs before a later round) or in a pipeline (its others run meanwhile)
+        self.makers: List[Maker] = []
+        self.outer: List[Outer] = []
+        self.looped: set = set()
+        self.piped: set = set()
+        self._branch_mkdir = False      # the command being walked is a mkdir of its own in an `if` branch (_statements)
+        self._rm_in_loop = False        # ... an `rm` in a loop
 
     def launcher_text(self) -> str:
         """The launcher's whole text: the one given to run(), else the file's as the walk read it ("" when it cannot
@@ -698,6 +708,11 @@ class Walk(Expander, Compounds):
             runs = _run_by(text, words) if first in _RUNNERS else first     # (`command mkdir`, `time mkdir`)
             maker = "mkdir" in runs or first in self._mkdir_bodies
             self._in_loop = maker and any(b.kind in _LOOPS for b in blocks)     # (`x=$(mkdir d)` too)
+            # ... a command of its own in a branch of an `if` (not after && or ||): `if [ ! -d D ]; then mkdir D; fi`
+            self._branch_mkdir = maker and bool(blocks) and blocks[-1].kind == "if" and not chained and not piped and \
+                op not in ("&", "|")
+            # ... an `rm` in a loop, whose later rounds may remove other folders than the first round's words name
+            self._rm_in_loop = first in ("rm", "rmdir") and any(b.kind in _LOOPS for b in blocks)
             # ... each loop of which certainly runs its first round up to here (`for i in 1 2; do mkdir -p d1; done`)
             first_round = all(_first_round(b) for b in blocks if b.kind in _LOOPS) if blocks else True
             self._first_round = self._in_loop and first_round
@@ -709,6 +724,11 @@ class Walk(Expander, Compounds):
                 _taken_alone(text, blocks, lexed, k)) and not (self.errexit and _after_substituted(text, lexed, k))
             first_new = len(self.commands)
             ends = self._simple(text, src, path, words, depth, conditional, ranks, "||" if negated else op)
+            if len(self.commands) > first_new:
+                if blocks and any(b.kind in _LOOPS for b in blocks):
+                    self.looped.update(range(first_new, len(self.commands)))
+                if piped or op == "|":
+                    self.piped.update(range(first_new, len(self.commands)))
             if background is not None:
                 # `python3 train.py || echo failed &`: bash runs the whole list in a background subshell (an exit in
                 # it ends that subshell alone)
@@ -915,7 +935,16 @@ class Walk(Expander, Compounds):
                 _blocked(os.path.normpath(os.path.join(self.dirs[0], w))) for w in self._mkdir_bodies[head]
                 if not w.startswith("-"))
         if self.made_here and (head in ("rm", "rmdir", "mv", "unlink", "find", "eval") or head in self.functions):
-            self.made_here.clear()      # it may remove one (bash 5.2: `mkdir ./d; rm -rf ./d; cd ./d` failed)
+            # it may remove one (bash 5.2: `mkdir ./d; rm -rf ./d; cd ./d` failed); an `rm` of known words only those it
+            # names or is inside (`rm -rf ./d/*` leaves ./d: bash 5.2's `cd ./d` after it succeeded)
+            if head in ("rm", "rmdir") and not conditional and not self._rm_in_loop and len(self.dirs) == 1 and \
+                    all(w.known for w in words):
+                gone = [os.path.normpath(os.path.join(self.dirs[0], w.text)) for w in without_redirections(words[1:])
+                        if not w.text.startswith("-")]
+                self.made_here.difference_update([m for m in self.made_here if any(
+                    glob_match(up, g) for g in gone for up in _and_above(m))])
+            else:
+                self.made_here.clear()
         if head in ("export", "declare", "typeset", "readonly", "local") and not inline:
             if self._calling and head in ("local", "declare", "typeset") and not any(
                     w.text.startswith("-") and "g" in w.text for w in words[1:]):
@@ -1049,6 +1078,9 @@ class Walk(Expander, Compounds):
             if full is None or depth >= MAX_SOURCED or why:     # assumed to set no PROFILING_* (the report lists it)
                 self.unread.append((target.text, path, line))
                 self.unread_in.append(self._chain)
+                # (what it runs is not read: it may make a folder, before the next command walked)
+                self.makers.append(Maker(len(self.commands), path, line,
+                                         f"{head} {target.text}"[:80].replace(HOLE, "<unknown>"), early=True))
                 if why:
                     self.why_unread[len(self.unread) - 1] = why
             self._stop_code = self.exit_code
@@ -1067,23 +1099,34 @@ class Walk(Expander, Compounds):
         self._stop_code = ""
         if head in self.functions and head not in self._calling and not inline:
             self._acts.append(op not in ("&&", "||") and not self._apart_cmd and self._sure_e)
+            first, dirs, had = len(self.commands), self.dirs, frozenset(self.made_here or ())
             try:
                 self._call(head, list(without_redirections(words)), depth, conditional)
             finally:
                 self._acts.pop()
+            self._opened(text, words, first, dirs, path, src, had)
             return self.ended
         line, col = src.position(words[0].start)
         replaced = head == "exec" and any(True for _ in without_redirections(words[1:]))
+        seq = len(self.commands)
         if self._msprof_child(words, path, line, col, inline, depth, conditional, ranks, op):
+            # (msprof makes its --output folder before it runs its application: either may make a folder)
+            self.makers.append(Maker(seq, path, line, "msprof", early=True))
             return replaced or bool(self._stop_code)
         child, by_shell, given = _child_script(words, path, line)
+        first, dirs, had = len(self.commands), self.dirs, frozenset(self.made_here or ())
         if child is not None and depth < MAX_SOURCED and ("/" in child.text or by_shell) and \
                 self._run_child(child, depth, conditional, ranks, op, path, line, {**inline, **given},
                                 _shell_errexit(words, child) if by_shell else None,
                                 self._arguments(text, words, child)):
+            self._opened(text, words, first, dirs, path, src, had)
             return replaced or bool(self._stop_code)        # the child exits failing, under this shell's set -e
         # set -e does not act on a command before && or ||, nor on one whose status a pipe drops (no pipefail)
         errexit = self.errexit and op not in ("&&", "||") and (op != "|" or self.pipefail)
+        if head not in folderless():
+            may = maker_of(words, self.dirs, path, line, len(self.commands), self._branch_mkdir and conditional)
+            if may is not None:
+                self.makers.append(may)
         self.commands.append(Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline),
                                      self.dirs, ranks, conditional, op == "&", errexit, op == "&&", self.settled,
                                      seq=len(self.commands), lost="" if self.dirs else self.lost, under=self._under,
@@ -1093,6 +1136,15 @@ class Walk(Expander, Compounds):
             self._stop_code = "1"
             self._failed = True
         return replaced or fails
+
+    def _opened(self, text: str, words, first: int, dirs, path: str, src, made) -> None:
+        """Keep the redirections of a function call or child run (`f > log`, `bash x.sh > log`): bash opens them
+        before the commands it ran, seqs first.. (shell/redirects.py)."""
+        if len(self.commands) > first and any(">" in w.text or "<" in w.text for w in words):
+            found = pairs(text, words)
+            if found:
+                self.outer.append(Outer(first, len(self.commands), found, dirs, path, src.position(words[0].start)[0],
+                                        made))
 
     def _made(self, words) -> None:
         """Record the folders an unconditional `mkdir` certainly makes (made_here): with -p, each with the folders above
@@ -1949,6 +2001,14 @@ def _first_round(b: _Block) -> bool:
     """Whether a loop certainly runs its first round up to the command walked: a `for` of a known number of rounds,
     one or more, not cut short before it (`break`, `continue`), not after && or || nor piped."""
     return b.kind == "for" and b.ranks > 0 and not b.broken and b.alone and b.state != "skip"
+
+
+def _and_above(folder: str) -> List[str]:
+    """A folder and each folder above it."""
+    out = [folder]
+    while os.path.dirname(out[-1]) != out[-1]:
+        out.append(os.path.dirname(out[-1]))
+    return out
 
 
 def _in_tree(folder: str) -> bool:

@@ -1,0 +1,196 @@
+"""Redirections bash fails to open: a launch whose `> DIR/x.log` names a folder that is not there is never started.
+
+bash opens a command's redirections, in order, before it runs the command (on a function call or a child script's
+run, before any of its commands); where one cannot be opened ("No such file or directory": a folder on the way is
+not there) it starts nothing (data/sources.json shell.redirection_open). The walk knows the tree as it is now: a
+folder it lacks may still be made before the launch by a command it runs first (`mkdir`, or any program it does not
+model: a Python preparation step, `tar`, `cp -r`). So a launch is said not to start only where nothing before could
+have made the folder; where something could, whether it starts is unknown, with which folder and what may make it.
+A target not known statically (`> $LOG_DIR/x.log` from the caller) or under /dev is not judged.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+from typing import Iterator, List, NamedTuple, Optional, Tuple
+
+from ..source.text import HOLE
+from ..values.launch_args import Word
+
+FACTS = ("shell.redirection_open",)     # data/sources.json (tests/test_audit.py)
+# operator words as the walk splits them (shell/words.py: an operator ends its word): output to a file, input
+_OUT = re.compile(r"\d*(?:>|>>|>\|)|&>|&>>")
+_IN = re.compile(r"\d*<")
+
+
+class Maker(NamedTuple):
+    """A command the walk met that may make a folder: a program it does not model (folders None), or a `mkdir`
+    (its folders, each with whether -p makes the ones above it)."""
+    seq: int                    # the number of commands walked before it (Command.seq of the next one)
+    path: str
+    line: int
+    shown: str                  # the command as the answer names it
+    folders: Optional[Tuple[Tuple[str, bool], ...]] = None
+    # a `mkdir` of its own in a branch of an `if`: the launcher's way to make it where it is not there (`if [ ! -d D ];
+    # then mkdir D; fi`, or made in both arms of an if/else), taken to make it as emulate did before (not judged)
+    branch: bool = False
+    early: bool = False         # it runs before the command of this seq (a command substitution in its words, a
+    #                             script sourced and not read)
+
+
+class Outer(NamedTuple):
+    """The redirections of a function call or a child script's run: bash opens them before any command in it."""
+    first: int                  # the seqs of the commands it ran: first <= seq < end
+    end: int
+    pairs: Tuple[Tuple[str, Word], ...]
+    dirs: Tuple[str, ...]       # where the call was made
+    path: str
+    line: int
+    made: frozenset             # Walk.made_here then
+
+
+class Unopened(NamedTuple):
+    """A launch's redirection that names a folder (or, for `<`, a file) that is not there."""
+    sure: bool                  # nothing before could make it: bash certainly does not start the launch
+    why: str
+
+
+@functools.lru_cache(maxsize=None)
+def folderless() -> frozenset:
+    """The commands that make no folder (data/folderless_commands.json)."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data",
+                        "folderless_commands.json")
+    with open(path, encoding="utf-8") as fh:
+        return frozenset(json.load(fh)["commands"])
+
+
+def pairs(text: str, words) -> Tuple[Tuple[str, Word], ...]:
+    """(operator, target) of each redirection to or from a file among a command's words: an operator is a word
+    written as one (not a quoted `">"` or an expansion's value), its target the next word."""
+    out = []
+    for k, w in enumerate(words[:-1]):
+        if ">" not in w.text and "<" not in w.text or text[w.start:w.end] != w.text:
+            continue
+        target = words[k + 1]
+        if _OUT.fullmatch(w.text) or _IN.fullmatch(w.text) or \
+                w.text == ">&" and not re.fullmatch(r"\d+|-", target.text):     # (not a copy: `2>&1`, `>&-`)
+            out.append((w.text, target))
+    return tuple(out)
+
+
+def _absent(written: str, cwd: str, made, reading: bool) -> Optional[str]:
+    """The part of a redirection's target, as written, that is not there when the walk reaches it: the first folder
+    on the way that is neither in the tree nor made (made: Walk.made_here then), or for `<` the file itself. None
+    where each is there, or where it is not judged (a link's `..`, which is its target's parent)."""
+    from ..source.observed import exists
+    from .walk import made_folder
+    if not made_folder(cwd, made):
+        return None             # (the walk's own directory is not known to be there: its `cd` may have failed)
+    parts = written.split("/")
+    folder = "/" if written.startswith("/") else cwd
+    for n, part in enumerate(parts[:-1]):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if os.path.islink(folder):
+                return None
+            folder = os.path.dirname(folder)
+            continue
+        folder = os.path.join(folder, part)
+        if not made_folder(folder, made):
+            return "/".join(parts[:n + 1])
+    if reading and parts[-1] and not exists(os.path.join(folder, parts[-1])):
+        return written
+    return None
+
+
+def _may_make(m: Maker, folder: str) -> bool:
+    if m.folders is None:
+        return True
+    return any(f == folder or parents and f.startswith(folder.rstrip("/") + "/") for f, parents in m.folders)
+
+
+def unopened(w, cmd, text: str) -> Optional[Unopened]:
+    """Whether a launch's command (or the call or child run it is in) has a redirection bash cannot open, and whether
+    that is certain (w: the Walk, cmd: its Command, text: its file's text as the walk read it): one that certainly
+    fails is the answer, else the first that may."""
+    found = list(_unopened(w, cmd, text))
+    return next((u for u in found if u.sure), found[0] if found else None)
+
+
+def _unopened(w, cmd, text: str) -> Iterator[Unopened]:
+    from ..source.files import rel_path
+    found = [(o.pairs, o.dirs, o.made, o.first, o.path, o.line) for o in w.outer if o.first <= cmd.seq < o.end]
+    own = pairs(text, cmd.words) if any(">" in x.text or "<" in x.text for x in cmd.words) \
+        else ()
+    if own:
+        found.append((own, cmd.cwd, cmd.made, cmd.seq, cmd.path, cmd.line))
+    for redirections, dirs, made, before, path, line in found:
+        if len(dirs) != 1:
+            continue
+        for op, target in redirections:
+            if HOLE in target.text or not target.text or target.text.startswith("/dev/") or \
+                    any(c in target.text for c in "*?[{("):
+                continue        # (a glob or brace bash may expand to a file there, a process substitution)
+            gone = _absent(target.text, dirs[0], made, _IN.fullmatch(op) is not None)
+            if gone is None:
+                continue
+            where = f"{rel_path(path, w.root)}:{line}"
+            folder = os.path.normpath(os.path.join(dirs[0], gone))
+            what = "the file" if gone == target.text and _IN.fullmatch(op) else "the folder"
+            said = f"`{op} {target.text}` ({where}) names {what} {gone}" + \
+                ("" if os.path.isabs(gone) else f" (the command runs in {dirs[0]})")
+            head = cmd.words[0].text if cmd.words else ""
+            name = (cmd.words[1].text if head == "exec" and len(cmd.words) > 1 else head) or "the command"
+            fails = f"bash reports \"No such file or directory\" and does not start {name}"
+            makers = [m for m in w.makers if (m.seq < before or m.early and m.seq == before) and
+                      _may_make(m, folder)]
+            if any(m.branch for m in makers):
+                continue        # (a branch of an `if` makes it: not judged, see Maker.branch)
+            if what == "the file":
+                yield Unopened(False, f"{said}, which is not in the tree; a command before may write it: if none "
+                                      f"does, {fails}")
+            elif makers:
+                m = makers[-1]
+                yield Unopened(False, f"{said}, which is not in the tree; `{m.shown}` "
+                                      f"({rel_path(m.path, w.root)}:{m.line}) runs before and may make it: if it "
+                                      f"does not, {fails}")
+            elif cmd.seq in w.looped or before in w.looped:
+                yield Unopened(False, f"{said}, which is not in the tree; it is in a loop, whose commands after it "
+                                      f"may make it before a later round: if none does, {fails}")
+            elif cmd.seq in w.piped:
+                yield Unopened(False, f"{said}, which is not in the tree; the other commands of its pipeline run at "
+                                      f"the same time (what they make is not followed here): if none makes it, "
+                                      f"{fails}")
+            elif head == "exec":
+                # (the walk took `exec` to end the shell; bash 5.2 went on after a failed one: what follows is unread)
+                yield Unopened(False, f"{said}, which is not there: {fails}, and goes on with the commands after it, "
+                                      f"which are not followed here (exec would have ended the launcher)")
+            else:
+                yield Unopened(True, f"{said}, which is not there (not in the tree, and nothing the launcher runs "
+                                     f"before makes it): {fails}")
+
+
+def maker_of(words: List[Word], dirs: Tuple[str, ...], path: str, line: int, seq: int,
+             branch: bool = False) -> Optional[Maker]:
+    """The Maker a command is (None: one that makes no folder)."""
+    head = words[0].text if words else ""
+    if head in folderless():
+        return None
+    upto = next((k for k, x in enumerate(words[1:3], 1) if not x.text.startswith("-")), 1)    # `mkdir -p DIR`
+    shown = " ".join(x.text for x in words[:upto + 1]).replace(HOLE, "<unknown>")
+    if head != "mkdir" or len(dirs) != 1:
+        return Maker(seq, path, line, shown[:80])
+    from .parse import without_redirections
+    parents, folders = False, []
+    for x in without_redirections(words[1:]):
+        if not x.known:
+            return Maker(seq, path, line, shown[:80])
+        if x.text.startswith("-"):
+            parents = parents or x.text == "--parents" or bool(re.fullmatch(r"-[a-zA-Z]*p[a-zA-Z]*", x.text))
+        else:
+            folders.append(os.path.normpath(os.path.join(dirs[0], x.text)))
+    return Maker(seq, path, line, shown[:80], tuple((f, parents) for f in folders), branch)     # (-p anywhere: for all)
