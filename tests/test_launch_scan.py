@@ -2865,7 +2865,8 @@ def test_an_absolute_path_in_a_substitution_with_a_pipe_is_no_value(project, tex
 
 WALK22_FUZZ = ["export R=${c}/../../x", "R=../..", "export R=../..", "cd $R", 'cd "${R}"', "eval cd \\$R", "v=R",
                "cd ${!v}", "declare -n v=R", "cd $v", "HOME=../..", "cd ~", "cd", "CDPATH=../..", "OLDPWD=../..",
-               "cd -", "local R=../..", "# R", "echo R", "echo R=x", "bash ./up.sh", "cd R=..", "R=$(cd ../..; pwd)",
+               "cd -", "local R=../..", "# R", "echo R", "echo R=x", "bash ./up.sh", 'HOME="x y"', "a=~/x",
+               "cd R=..", "R=$(cd ../..; pwd)",
                "bash ./looping.sh --a=$a --b=$b", "source ./looping.sh --a=$a", "bash ./getopts.sh - $a", "a=False",
                'a="x y"', "a=$(pwd)", "read a", "for a in x y; do :; done", 'for a in "$@"; do :; done',
                "for para in $*; do a=`echo ${para#*=}`; done", "for para in $*; do a=${para#*=}; done", "IFS=,",

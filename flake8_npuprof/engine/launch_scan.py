@@ -1011,8 +1011,9 @@ def _args(texts: Dict[str, _Text], launcher: str, edges=None) -> Optional[int]:
 
 # an expansion of one variable, `$x`, `${x}` (not `${x:-a b}`); what _one_word_each allows on a line that runs a file
 _PLAIN_EXPANSION = r"\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})"
-# a value written out that gives the walk one word at most (no blank, expansion, `\\`, quote inside): `False`, `""`, `8`
-_ONE_WORD_VALUE = r"""(["']?)[^\s$`'"\\;&|()<>]*\1(?=[\s;&|)]|$)"""
+# a value written out that gives the walk one word at most (no blank, expansion, `\\`, quote inside, nor `~`, which
+# is $HOME there): `False`, `""`, `8`
+_ONE_WORD_VALUE = r"""(["']?)[^\s$`'"\\;&|()<>~]*\1(?=[\s;&|)]|$)"""
 
 
 def _one_word_each(line: str, texts: Dict[str, _Text]) -> bool:
