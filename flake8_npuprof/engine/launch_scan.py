@@ -1045,11 +1045,26 @@ def _one_word(name: str, texts: Dict[str, _Text], seen: FrozenSet[str] = frozens
     `eval`.)"""
     if name in _READ_UNNAMED or name.startswith("BASH") or not _VARIABLE.fullmatch(name) or name in seen:
         return False
+    key = (name, seen, tuple(texts.items()))    # (_args asks again as the region grows; the _Texts themselves held)
+    known = _one_words.get(key)
+    if known is None:
+        if len(_one_words) >= 64:
+            _one_words.clear()
+        known = _one_words[key] = _one_word_of(name, texts, seen)
+    return known
+
+
+_one_words: Dict[tuple, bool] = {}
+
+
+def _one_word_of(name: str, texts: Dict[str, _Text], seen: FrozenSet[str]) -> bool:
+    """_one_word's answer, not kept."""
     one, loop = re.compile(_ONE_WORD_VALUE), re.compile(_OVER_SPLIT_ARGS)
-    functions = {n for t in texts.values() for n in t.defined}
+    if any("IFS" in t.text and _mentions(t.text, "IFS") or "${!" in t.text for t in texts.values()):
+        return False
+    pending: List[Tuple[str, int]] = []     # (the mentions _sets_none is asked of, last: it may lex a whole text)
     for t in texts.values():
-        if _mentions(t.text, "IFS") or "${!" in t.text or any(t.text.startswith(("=", ":="), k + len(name))
-                                                                 for k in _reads(t.text, name)):
+        if any(t.text.startswith(("=", ":="), k + len(name)) for k in _reads(t.text, name)):
             return False                # (`${name:=a b}`, `${!r:=a b}` set one)
         for at in _mentions(t.text, name):
             end = at + len(name)
@@ -1062,15 +1077,13 @@ def _one_word(name: str, texts: Dict[str, _Text], seen: FrozenSet[str] = frozens
                 if head < at and t.text[head - 3:head] == "for" and _loop_head(t.text, head - 3) and \
                         loop.match(t.text, end):
                     continue            # `for para in $*`
-                if _sets_none(t.text, at, functions):
-                    continue
-                return False
+                pending.append((t.text, at))
+                continue
             if not _heads(t.text, at):
                 before = t.text[_line_start(t.text, at):at].split()
                 if before != ["export"] or not _heads(t.text, t.text.rfind("export", 0, at)):
-                    if _sets_none(t.text, at, functions):
-                        continue        # `echo "name=$name"`
-                    return False
+                    pending.append((t.text, at))    # `echo "name=$name"`
+                    continue
             if one.match(t.text, end + 1):
                 continue
             value = _word_at(t.text, end + 1)
@@ -1081,7 +1094,8 @@ def _one_word(name: str, texts: Dict[str, _Text], seen: FrozenSet[str] = frozens
             piece = _piece_of(value)
             if piece is None or not _one_word(piece, texts, seen | {name}):
                 return False
-    return True
+    functions = {n for t in texts.values() for n in t.defined}
+    return all(_sets_none(text, at, functions) for text, at in pending)
 
 
 # `for X in $*` (or `$@`) after a loop's name, unquoted: X is a field of the file's arguments each round (_one_word)
@@ -1099,7 +1113,18 @@ def _sets_none(text: str, at: int, functions: Set[str]) -> bool:
     lexer reads the text from its start (a comment, a here-document's body), or in a command whose head, written out
     and not the word that holds it, is no builtin that may set it (_NAME_SETTERS, _SETTERS: `read x`, `for x in`,
     `local x`, `command read x`) nor a function (`f name`): `echo "name: ..."`, `[[ $p == --name* ]]` (bash sets a
-    variable in one only by arithmetic, to a number: _in_test)."""
+    variable in one only by arithmetic, to a number: _in_test). Where its line before it holds no quote, `\\` nor
+    backtick, its line is read alone: it starts either outside them all, where the lexer reads it as from the text's
+    start, or inside a quote, substitution or here-document, none of whose words sets a variable of the shell."""
+    before = text[_line_start(text, at):at]
+    if not any(c in before for c in "'\"\\`"):
+        hash_ = before.find("#")
+        if hash_ >= 0 and (not hash_ or before[hash_ - 1] in " \t;&|"):
+            return True                 # (a comment)
+        if _in_test(text, at):
+            return True
+        head = _head_of(text, at)
+        return head is not None and head not in _NAME_SETTERS and head not in _SETTERS and head not in functions
     for words, _, _ in _lexed_whole(text):
         if not words or words[0][0] > at or words[-1][1] <= at:
             continue
@@ -1112,16 +1137,17 @@ def _sets_none(text: str, at: int, functions: Set[str]) -> bool:
 
 
 def _lexed_whole(text: str) -> list:
-    """The commands of the whole text, as the walk's lexer reads it (parse.lexed_commands), kept for the text last
-    asked."""
-    kept = _whole[0]
-    if kept[0] is not text:
-        kept = _whole[0] = (text, list(_shell("parse").lexed_commands(text)))
-    return kept[1]
+    """The commands of the whole text, as the walk's lexer reads it (parse.lexed_commands), kept for the texts last
+    asked (the few files of one launcher, asked of in turn)."""
+    kept = _whole.get(text)
+    if kept is None:
+        if len(_whole) >= 8:
+            _whole.clear()
+        kept = _whole[text] = list(_shell("parse").lexed_commands(text))
+    return kept
 
 
-# (the text last lexed whole, its commands): one slot, swapped whole (the server's threads scan too)
-_whole: List[Tuple[Optional[str], list]] = [(None, [])]
+_whole: Dict[str, list] = {}       # text: its commands, lexed whole
 
 
 def _line_start(text: str, at: int) -> int:
@@ -1456,6 +1482,9 @@ def _piped_first(text: str, at: int) -> Optional[int]:
     of a substitution at its first `|`, so what that command's words print becomes no value; None otherwise. The word
     that holds it is found as the walk's lexer reads the text from its start (quotes, comments, here-documents), and
     must hold two backticks, around text[at], and no `\\`, `$(` nor another substitution."""
+    bar, end = text.find("|", at), text.find("`", at)
+    if not 0 <= bar < end:
+        return None                     # (no `|` before the next backtick: none ends its first command)
     word = _whole_word(text, at)
     if word is None or text.count("`", *word) != 2 or "\\" in text[word[0]:word[1]] or \
             "$(" in text[word[0]:word[1]]:
