@@ -39,11 +39,13 @@ where that is certain (why_walked says what is not):
   command's head whose every reading is such an argument (`DATA_DIR=/data` ... `--data_dir=${DATA_DIR}`); a `-m`
   module beside one is left to the walk;
 - the directories the walk can reach are then below the launcher's folder or above it by at most as many levels
-  as the texts write `..` or `dirname` (a `..` in a value read once; no value cut at a `/`, `${PWD%/*}`; not
+  as the texts write `..` or `dirname` (a `..` in a value read once, none in a value no text reads, _unread; no
+  value cut at a `/`, `${PWD%/*}`; not
   `dirname $0`: the file's own folder; nor those of a file run in a new
   shell that names no file to run or source: where it goes, nothing the scan follows is), counted as often as they can
   run: a function body once per call, a loop over the arguments once per argument (how many words a line gives
-  at most; in a file only run, the words after its name where it can be run: not where it is a bare command,
+  at most, a variable that holds no blank one word, _one_word; in a file only run, the words after its name where
+  it can be run: not where it is a bare command,
   which the walk does not run, nor where its name's path is none of that file's), a sourced file once per
   `source` of it, a file it runs once (a new shell: its `cd` does not come back);
 - the walk cannot stop: the commands, counted that way, stay under shell/state.MAX_COMMANDS (where a function may
