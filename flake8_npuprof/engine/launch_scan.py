@@ -1038,11 +1038,10 @@ def _one_word(name: str, texts: Dict[str, _Text], seen: FrozenSet[str] = frozens
     """Whether a variable holds no blank in the walk, so that `$name` unquoted is one word at most (the walk splits it
     at blanks, shell/walk.Walk's fields, where no text names IFS): every mention of it in the texts is one after a
     `-` (`--name=$name`), in a command that sets none (_sets_none: `echo "name: ..."`, a `[[ ... ]]` test, a
-    comment), the name
-    of a `for name in $*` (or `$@`, unquoted: a field each round), or an assignment heading its command (or after an
-    `export` that does) of a value written out with no blank (_ONE_WORD_VALUE) or of a variable of such a name, whole,
-    cut from its start or as echo's output (`` `echo ${para#*=}` ``, para that of a `for para in $*`: _piece_of; echo
-    joins its one word), and no `${name:=...}`, `${name=...}` nor `${!`. A mention anywhere else (`read name`, `for
+    comment), the name of a `for name in $*` (or `$@`, unquoted: a field each round), or an assignment heading its
+    command (or after an `export` that does) of a value written out with no blank (_ONE_WORD_VALUE) or of a variable
+    of such a name, whole, cut from its start or as echo's output (`` `echo ${para#*=}` ``, para that of a `for para
+    in $*`: _piece_of; echo joins its one word), and no `${name:=...}`, `${name=...}` nor `${!`. A mention anywhere else (`read name`, `for
     name in "a b"`, `local name=`, `f name`) may set it: not known. (The walk sets none by `printf -vname`, `mapfile`,
     `eval`.)"""
     if name in _READ_UNNAMED or name.startswith("BASH") or not _VARIABLE.fullmatch(name) or name in seen:
@@ -1111,7 +1110,7 @@ _NAME_SETTERS = frozenset(("for", "select", "coproc", "wait", "command", "builti
 
 
 def _sets_none(text: str, at: int, functions: Set[str]) -> bool:
-    """Whether the name at `at` (no `=` after it) is one that sets no variable: in no word of a command as the walk's
+    """Whether the name at `at` (not an assignment's: `echo "name=x"`) is one that sets no variable: in no word of a command as the walk's
     lexer reads the text from its start (a comment, a here-document's body), or in a command whose head, written out
     and not the word that holds it, is no builtin that may set it (_NAME_SETTERS, _SETTERS: `read x`, `for x in`,
     `local x`, `command read x`) nor a function (`f name`): `echo "name: ..."`, `[[ $p == --name* ]]` (bash sets a
