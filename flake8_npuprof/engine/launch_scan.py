@@ -1041,9 +1041,9 @@ def _one_word(name: str, texts: Dict[str, _Text], seen: FrozenSet[str] = frozens
     comment), the name of a `for name in $*` (or `$@`, unquoted: a field each round), or an assignment heading its
     command (or after an `export` that does) of a value written out with no blank (_ONE_WORD_VALUE) or of a variable
     of such a name, whole, cut from its start or as echo's output (`` `echo ${para#*=}` ``, para that of a `for para
-    in $*`: _piece_of; echo joins its one word), and no `${name:=...}`, `${name=...}` nor `${!`. A mention anywhere else (`read name`, `for
-    name in "a b"`, `local name=`, `f name`) may set it: not known. (The walk sets none by `printf -vname`, `mapfile`,
-    `eval`.)"""
+    in $*`: _piece_of; echo joins its one word), and no `${name:=...}`, `${name=...}` nor `${!`. A mention anywhere
+    else (`read name`, `for name in "a b"`, `local name=`, `f name`) may set it: not known. (The walk sets none by
+    `printf -vname`, `mapfile`, `eval`.)"""
     if name in _READ_UNNAMED or name.startswith("BASH") or not _VARIABLE.fullmatch(name) or name in seen:
         return False
     key = (name, seen, tuple(texts.items()))    # (_args asks again as the region grows; the _Texts themselves held)
@@ -1110,11 +1110,11 @@ _NAME_SETTERS = frozenset(("for", "select", "coproc", "wait", "command", "builti
 
 
 def _sets_none(text: str, at: int, functions: Set[str]) -> bool:
-    """Whether the name at `at` (not an assignment's: `echo "name=x"`) is one that sets no variable: in no word of a command as the walk's
-    lexer reads the text from its start (a comment, a here-document's body), or in a command whose head, written out
-    and not the word that holds it, is no builtin that may set it (_NAME_SETTERS, _SETTERS: `read x`, `for x in`,
-    `local x`, `command read x`) nor a function (`f name`): `echo "name: ..."`, `[[ $p == --name* ]]` (bash sets a
-    variable in one only by arithmetic, to a number: _in_test). Where its line before it holds no quote, `\\` nor
+    """Whether the name at `at` (not an assignment's: `echo "name=x"`) is one that sets no variable: in no word of a
+    command as the walk's lexer reads the text from its start (a comment, a here-document's body), or in a command
+    whose head, written out and not the word that holds it, is no builtin that may set it (_NAME_SETTERS, _SETTERS:
+    `read x`, `for x in`, `local x`, `command read x`) nor a function (`f name`): `echo "name: ..."`, `[[ $p ==
+    --name* ]]` (bash sets a variable in one only by arithmetic, to a number: _in_test). Where its line before it holds no quote, `\\` nor
     backtick, its line is read alone: it starts either outside them all, where the lexer reads it as from the text's
     start, or inside a quote, substitution or here-document, none of whose words sets a variable of the shell."""
     before = text[_line_start(text, at):at]
