@@ -1114,9 +1114,10 @@ def _sets_none(text: str, at: int, functions: Set[str]) -> bool:
     command as the walk's lexer reads the text from its start (a comment, a here-document's body), or in a command
     whose head, written out and not the word that holds it, is no builtin that may set it (_NAME_SETTERS, _SETTERS:
     `read x`, `for x in`, `local x`, `command read x`) nor a function (`f name`): `echo "name: ..."`, `[[ $p ==
-    --name* ]]` (bash sets a variable in one only by arithmetic, to a number: _in_test). Where its line before it holds no quote, `\\` nor
-    backtick, its line is read alone: it starts either outside them all, where the lexer reads it as from the text's
-    start, or inside a quote, substitution or here-document, none of whose words sets a variable of the shell."""
+    --name* ]]` (bash sets a variable in one only by arithmetic, to a number: _in_test). Where its line before it
+    holds no quote, `\\` nor backtick, its line is read alone: it starts either outside them all, where the lexer
+    reads it as from the text's start, or inside a quote, substitution or here-document, none of whose words sets a
+    variable of the shell."""
     before = text[_line_start(text, at):at]
     if not any(c in before for c in "'\"\\`"):
         hash_ = before.find("#")
