@@ -830,9 +830,9 @@ def test_an_absolute_path_in_a_later_command_of_a_substitution_may_be_its_output
 
 
 @pytest.mark.parametrize("head, walked", [
-    ("grep -c ^processor", False), ("wc -l", False), ("git -C", False),
+    ("grep -c ^processor", False), ("wc -l", False), ("git -C", False), ("cat", False),
     # what these print the walk knows: a value a `cd $D` may go to (or one it gives a command whose output it knows)
-    ("dirname", True), ("echo", True), ("cat", True), ("readlink -f", True), ("realpath", True), ("$CMD", True),
+    ("dirname", True), ("echo", True), ("readlink -f", True), ("realpath", True), ("$CMD", True),
     ("cd", True), ("bash ./x.sh", True),
 ])
 def test_an_absolute_path_in_a_substitution_the_walk_cannot_print_is_no_directory(
@@ -2273,7 +2273,7 @@ WORDS = "a function or a file given a variable's words loops over them"
     # `source` or `.` given (bash sources zoo/envx: 6,000 commands, NPP191), or a word that may hold them
     ("bash ./child.sh --bind_core=source\npython3 ../train.py\n", BIND_CHILD, BOUND),
     ("bash ./child.sh --bind_core=.\npython3 ../train.py\n", BIND_CHILD, BOUND),
-    ("S=source\nbash ./child.sh --bind_core=$S\npython3 ../train.py\n", BIND_CHILD, WORDS),
+    ("S=source\nbash ./child.sh --bind_core=$S\npython3 ../train.py\n", BIND_CHILD, BOUND),     # (S: one word)
     ("bash ./child.sh --data_path=x 2>&1 > log\npython3 ../train.py\n", BIND_CHILD, BOUND),
     ("bash ./child.sh --data_path=x.\npython3 ../train.py\n", BIND_CHILD, BOUND),
     ("bash ./child.sh --data_path=sources\npython3 ../train.py\n", BIND_CHILD, BOUND),
@@ -2764,3 +2764,143 @@ def test_function_calls_and_lines_naming_them_counted_as_word_by_word(seed):
                        ls._names_at(line, names) for line in ls._logical_lines(text))
         assert (ls._args({"/l.sh": t}, "/l.sh") is None) == old_none, (text, names)
         assert t.passes == max((len(line.split()) for line in ls._logical_lines(text)), default=0)
+
+
+# ---------------------------------------------------------------- s65 walk22: BigGAN's benchmark.sh (its test/
+# train_full_8p.sh: an exported `..` no text reads, `sh -x train_full_1p.sh --autotune=$autotune`, `cat /proc/cpuinfo`
+# and `` `echo "...${a} / ${b}"|bc` ``)
+
+@pytest.mark.parametrize("text, why", [
+    # a `..` in a value no text reads takes the walk nowhere: not two levels up (zoo/, whose t.py takes --trace=False)
+    ("export R=${cur}/../../rank.json\npython3 t.py --trace=False\n", ""),
+    ("R=../..\nexport R=../../x\n# R\npython3 t.py --trace=False\n", ""),
+    # read, or a way to read it unnamed: counted
+    ("export R=${cur}/../..\ncd $R\npython3 t.py --trace=False\n", "../../t.py may hold a setup"),
+    ('export R=../..\ncd "${R}"\npython3 t.py --trace=False\n', "../../t.py may hold a setup"),
+    ("export R=../..\neval cd \\$R\npython3 t.py --trace=False\n", "../../t.py may hold a setup"),
+    ("export R=../..\nv=R\ncd ${!v}\npython3 t.py --trace=False\n", "../../t.py may hold a setup"),
+    ("export R=../..\ndeclare -n v=R\ncd $v\npython3 t.py --trace=False\n", "../../t.py may hold a setup"),
+    ("HOME=../..\ncd ~\npython3 t.py --trace=False\n", None),          # (None: walked, its reason the HOME's)
+    ("CDPATH=../..\ncd .\npython3 t.py --trace=False\n", "../../t.py may hold a setup"),
+    ("OLDPWD=../..\ncd -\npython3 t.py --trace=False\n", "../../t.py may hold a setup"),
+    ("cd R=../..\npython3 t.py --trace=False\n", "../../t.py may hold a setup"),
+    ("local R=../..\npython3 t.py --trace=False\n", "../../t.py may hold a setup"),
+    ("R=$(cd ../..; pwd)\npython3 t.py --trace=False\n", "../../t.py may hold a setup"),
+    # another file it follows reads it: counted, and read outside the launcher (_read_once), as on main
+    ("export R=../..\nbash ./up.sh\npython3 t.py --trace=False\n", "a `..` in a value read more than once"),
+    ("export R=../..\nsource ./up.sh\npython3 t.py --trace=False\n", "a `..` in a value read more than once"),
+])
+def test_a_dotdot_in_a_value_no_text_reads_is_no_level_up(project, text, why, monkeypatch):
+    """A `..` in the value of an assignment (`export RANK_TABLE_FILE=${cur_path}/../configs/x.json`) whose variable no
+    followed text names but to assign it, nor reads unnamed (`${!v}`, `eval`, HOME, CDPATH, OLDPWD, ...), takes the
+    walk nowhere: it counts no level up (on main: two, the region zoo/, whose t.py may hold a setup)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project.parent / "t.py").write_text(TRACED)
+    (project / "test" / "up.sh").write_text("cd $R\n")
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why if why is not None else why_walked(text, str(path))
+    _settled_or_as_walked(path, text, "walked" if why is None else why, monkeypatch)
+
+
+ONE_WORD_LOOP = ("for para in $*\ndo\n    if [[ $para == --a* ]];then\n        a=`echo ${para#*=}`\n    fi\ndone\n"
+                 'echo "[Error] para \\"a\\" is a"\necho "usage:\n    --a   whether a\n"\n')
+GIVEN_WORDS = "a function or a file given a variable's words loops over them"
+
+
+@pytest.mark.parametrize("text, why", [
+    # each variable on the line gives one word at most: a value written out without a blank, or echo's output of a
+    # piece of a field of `for para in $*` (a round per word after the file's name: 2, not the 60 of the echo line)
+    ("echo " + SIXTY + "\na=False\nbash ./looping.sh --a=$a --b=${b}\npython3 ../train.py\n", ""),
+    ("echo " + SIXTY + "\na=False\n" + ONE_WORD_LOOP + "bash ./looping.sh --a=$a\npython3 ../train.py\n", ""),
+    ("echo " + SIXTY + '\nexport a="x"\nbash ./looping.sh --a=$a\npython3 ../train.py\n', ""),
+    ("a=False\nsource ./looping.sh --a=$a\npython3 ../train.py\n", ""),          # (a sourced file: _args' bound)
+    # a value that may hold a blank, or a way to set one: not known
+    ('echo ' + SIXTY + '\na="x y"\nbash ./looping.sh --a=$a\npython3 ../train.py\n', GIVEN_WORDS),
+    ("echo " + SIXTY + "\na=$(pwd)\nbash ./looping.sh --a=$a\npython3 ../train.py\n", GIVEN_WORDS),
+    ("echo " + SIXTY + "\nread a\nbash ./looping.sh --a=$a\npython3 ../train.py\n", GIVEN_WORDS),
+    ("echo " + SIXTY + "\nfor a in x y; do :; done\nbash ./looping.sh --a=$a\npython3 ../train.py\n", GIVEN_WORDS),
+    ('echo ' + SIXTY + '\nfor a in "$@"; do :; done\nbash ./looping.sh --a=$a\npython3 ../train.py\n', GIVEN_WORDS),
+    ("echo " + SIXTY + "\nIFS=,\na=x\nbash ./looping.sh --a=$a\npython3 ../train.py\n", GIVEN_WORDS),
+    ('echo ' + SIXTY + '\n: ${a:="x y"}\nbash ./looping.sh --a=$a\npython3 ../train.py\n', GIVEN_WORDS),
+    ('echo ' + SIXTY + '\nf() { read $1; }\nf a\nbash ./looping.sh --a=$a\npython3 ../train.py\n',
+     "a function or a file given a variable's words loops over them"),
+    ('echo ' + SIXTY + '\nx=1 a="x y"\nbash ./looping.sh --a=$a\npython3 ../train.py\n', GIVEN_WORDS),
+    ('echo ' + SIXTY + '\necho "a\n" ; read a\nbash ./looping.sh --a=$a\npython3 ../train.py\n', GIVEN_WORDS),
+    ("echo " + SIXTY + "\na=x\nbash ./looping.sh ${a:-x y}\npython3 ../train.py\n", GIVEN_WORDS),
+    ("echo " + SIXTY + "\na=x\nbash ./getopts.sh -$a\npython3 ../train.py\n", "a computed name (-$)"),
+    ("echo " + SIXTY + "\na=x\nbash ./getopts.sh - $a\npython3 ../train.py\n", GIVEN_WORDS),
+])
+def test_a_variable_of_one_word_bounds_the_words_a_line_gives_a_looping_file(project, text, why, monkeypatch):
+    """A line that runs a file looping over its arguments (`sh -x train_full_1p.sh --autotune=$autotune`) gives it as
+    many words as it has where each of its variables holds no blank in the walk (on main: not known, walked)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (project / "test" / "looping.sh").write_text(LOOPING_CHILD)
+    (project / "test" / "getopts.sh").write_text(GETOPTS_CHILD)
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    _settled_or_as_walked(path, text, why, monkeypatch)
+
+
+@pytest.mark.parametrize("text, why", [
+    ("corenum=`cat /proc/cpuinfo |grep 'processor' |wc -l`\npython3 ../train.py\n", ""),
+    ('T=`echo "scale=2;${a} / ${b}"|bc`\npython3 ../train.py\n', ""),
+    ('T=`echo "scale=2;${a} /" | bc`\ncd $T\npython3 train.py\n', ""),
+    # the walk knows echo's output where no `|` follows it: the value a `cd $T` may go to
+    ('T=`echo "scale=2;${a} /"`\ncd $T\npython3 train.py\n', "an absolute path that is there (/)"),
+    ('T=`echo "ab /"; echo c | bc`\ncd $T\npython3 train.py\n', "an absolute path that is there (/)"),
+    ('T=$(echo "ab /" | bc)\ncd $T\npython3 train.py\n', "an absolute path that is there (/)"),
+])
+def test_an_absolute_path_in_a_substitution_with_a_pipe_is_no_value(project, text, why, monkeypatch):
+    """`cat /proc/cpuinfo | ...`, `` `echo "... / ..."|bc` ``: the walk knows no output of `cat`, nor of a substitution
+    whose first command a `|` ends (shell/expand.Expander._output), so the path is only a program's argument (on main:
+    an absolute path that is there)."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    path = project / "test" / "run.sh"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    _settled_or_as_walked(path, text, why, monkeypatch)
+
+
+WALK22_FUZZ = ["export R=${c}/../../x", "R=../..", "export R=../..", "cd $R", 'cd "${R}"', "eval cd \\$R", "v=R",
+               "cd ${!v}", "declare -n v=R", "cd $v", "HOME=../..", "cd ~", "cd", "CDPATH=../..", "OLDPWD=../..",
+               "cd -", "local R=../..", "# R", "echo R", "echo R=x", "bash ./up.sh", 'HOME="x y"', "a=~/x",
+               "cd R=..", "R=$(cd ../..; pwd)",
+               "bash ./looping.sh --a=$a --b=$b", "source ./looping.sh --a=$a", "bash ./getopts.sh - $a", "a=False",
+               'a="x y"', "a=$(pwd)", "read a", "for a in x y; do :; done", 'for a in "$@"; do :; done',
+               "for para in $*; do a=`echo ${para#*=}`; done", "for para in $*; do a=${para#*=}; done", "IFS=,",
+               ': ${a:="x y"}', 'x=1 a="x y"', 'echo "a', 'echo "', "'", "f() { read $1; }", "f a", "export a=x",
+               'echo "a=x y"', "cd $a", "a=..", "a=..,..", "export a", "cat <<E", "E", "a=x y",
+               "corenum=`cat /proc/cpuinfo |grep p |wc -l`", 'T=`echo "s;${a} /"|bc`', 'T=`echo "{root} s"|bc`',
+               "T=`echo {root}`", "T=`echo {root} | tr a a`", "cd $T", "D=$(cat {root}/p)", "cd $D", "cd ..",
+               "python3 t.py --trace=False", "python3 ../t.py --trace=False", "python3 ../../t.py --trace=False",
+               "echo " + SIXTY, "if true; then", "fi", "a=x; b=..", "b=x", "cd $b", 'a="' + SIXTY + '"',
+               'A="' + SIXTY + '"', "a=$A", "a=${A}"]
+
+
+def test_random_launchers_of_walk22_s_rules_lines_are_as_walked(project, count=150):
+    """Random launchers of WALK22_FUZZ's lines (zoo/ and project/ hold a t.py that takes --trace=False, test/ one
+    without a setup; test/ a file that loops over its arguments, one that runs getopts, one that goes `cd $R`): each
+    one the scan settles starts no script that may hold a setup by its walk and has every walk's findings. (Run
+    with 3,000 such launchers and seeds 1 to 5: none unsound.)"""
+    import os
+    import random
+    for folder in (project.parent, project):
+        (folder / "t.py").write_text(TRACED)
+    (project / "test" / "t.py").write_text(PLAIN)
+    (project / "p").write_text(str(project) + "\n")
+    (project / "test" / "up.sh").write_text("cd $R\n")
+    # (1,000 commands a round: a word too few counted, `$a` of 60 words read as one, reaches the walk's bound)
+    (project / "test" / "looping.sh").write_text("for p in $*\ndo\n" + "  echo $p\n" * 1000 + "done\n")
+    (project / "test" / "getopts.sh").write_text(GETOPTS_CHILD)
+    lines = [line.replace("{root}", str(project)) for line in WALK22_FUZZ]
+    launches = [line for line in lines if line.startswith("python3")]
+    rnd = random.Random(int(os.environ.get("WALK22_FUZZ_SEED", "65")))
+    path = project / "test" / "run.sh"
+    settled = 0
+    for _ in range(int(os.environ.get("WALK22_FUZZ_COUNT", count))):
+        text = "\n".join(rnd.choice(lines) for _ in range(rnd.randint(1, 6))) + "\n" + rnd.choice(launches) + "\n"
+        path.write_text(text)
+        settled += _settled_soundly(path, text)
+    assert settled >= 15

@@ -39,11 +39,13 @@ where that is certain (why_walked says what is not):
   command's head whose every reading is such an argument (`DATA_DIR=/data` ... `--data_dir=${DATA_DIR}`); a `-m`
   module beside one is left to the walk;
 - the directories the walk can reach are then below the launcher's folder or above it by at most as many levels
-  as the texts write `..` or `dirname` (a `..` in a value read once; no value cut at a `/`, `${PWD%/*}`; not
+  as the texts write `..` or `dirname` (a `..` in a value read once, none in a value no text reads, _unread; no
+  value cut at a `/`, `${PWD%/*}`; not
   `dirname $0`: the file's own folder; nor those of a file run in a new
   shell that names no file to run or source: where it goes, nothing the scan follows is), counted as often as they can
   run: a function body once per call, a loop over the arguments once per argument (how many words a line gives
-  at most; in a file only run, the words after its name where it can be run: not where it is a bare command,
+  at most, a variable that holds no blank one word, _one_word; in a file only run, the words after its name where
+  it can be run: not where it is a bare command,
   which the walk does not run, nor where its name's path is none of that file's), a sourced file once per
   `source` of it, a file it runs once (a new shell: its `cd` does not come back);
 - the walk cannot stop: the commands, counted that way, stay under shell/state.MAX_COMMANDS (where a function may
@@ -62,6 +64,7 @@ follow is settled there: wherever it goes, it can start nothing.
 from __future__ import annotations
 
 import bisect
+import copy
 import os
 import re
 import stat
@@ -389,6 +392,8 @@ class _Text:
         # the words before each `..` not counted there, a program's argument (_dots): a function's may be a `cd`'s
         self.dot_commands: List[Set[str]] = []
         self.dot_values: List[str] = []             # the variables a counted `..` is assigned to (`UP=..`: _dots)
+        self.unread_values: List[str] = []          # those of a `..` not counted, no text reading them (_unread)
+        self._unread_at: List[Tuple[int, int, int, int]] = []   # (levels' index, body, depth, how many) of those
         self.links = "readlink" in text or "realpath" in text
         self.printed = False                        # a `.sh` word left out as echo's or printf's argument (_printed)
         # the absolute names a head by value may source where its value ends in a blank (`c="source "; ${c}/x`: _given_source)
@@ -566,7 +571,11 @@ class _Text:
                 for c in ends:
                     commands += text.count(c, at, where)
                 if dots:
+                    unread = len(self.unread_values)
                     levels = self._dots(text, at, where)
+                    if len(self.unread_values) > unread:    # (where they would count: counted())
+                        self._unread_at.append((k, open_bodies[-1] if open_bodies else -1, depth,
+                                                len(self.unread_values) - unread))
                 dirnames = text.count("dirname", at, where) if dirname else 0
                 if dirnames:                 # (each _OWN_FOLDER match starts with one)
                     levels += dirnames - len(_OWN_FOLDER.findall(text, at, where))
@@ -602,6 +611,17 @@ class _Text:
                     open_bodies.remove(body)
         self._text_lines = text if len(self.commands) > 2 else ""
 
+    def counted(self) -> "_Text":
+        """A copy of this text whose `..` that _unread left out count (a followed file reads their variable)."""
+        t = copy.copy(self)
+        t.levels = list(self.levels)
+        t._in_body = {body: [list(c) for c in counts] for body, counts in self._in_body.items()}
+        for k, body, depth, n in self._unread_at:
+            t.levels[k] += n
+            t._in_body[body][depth][1] += n
+        t.dot_values, t.unread_values, t._unread_at, t._walked = self.dot_values + self.unread_values, [], [], {}
+        return t
+
     def _dots(self, text: str, a: int, b: int) -> int:
         """How many `..` between a and b may take a directory up or name a script: not one in a word that is only a
         program's argument (_program_words: `--data_dir=../data`, `ls ..`), written out (no quote, `\\`, `$` or
@@ -633,6 +653,9 @@ class _Text:
             assigned = _ASSIGNED_TO.match(text, start, m.start())
             name = assigned.group(1) if assigned and not _FROM_ROOT.match(text, assigned.end()) else \
                 None if assigned else _printed_into(text, m.start())
+            if assigned and name and _unread(text, name, start, m.start()):
+                self.unread_values.append(name)     # (why_walked: no other text reads it either)
+                continue
             if name:
                 self.dot_values.append(name)    # `UP=..`, `UP=$(echo ..)`: each `cd $UP` goes up again (_read_once)
             n += 1
@@ -962,6 +985,8 @@ def _args(texts: Dict[str, _Text], launcher: str, edges=None) -> Optional[int]:
         return None         # (`$c`: a call of any function, given as many words as the value has: _heads_by_value)
     files = {p for p in looping if p != launcher}
     bases = {os.path.basename(p) for p in files}
+    # (`while getopts` goes round once per letter of an option: `f -aaaa` four times, the line's characters at most)
+    getopts = any("getopts" in texts[p].text for p in looping)
     for p, t in texts.items():      # each place that names such a file must run it there (not `S=./x.sh`, `for f in`)
         named = edges.get(p) if edges is not None else None
         reaching = None if named is None else {i for c, (_, _, places) in named.items() if c in files for i in places}
@@ -969,7 +994,8 @@ def _args(texts: Dict[str, _Text], launcher: str, edges=None) -> Optional[int]:
             if i not in reaching if reaching is not None else not any(name.endswith(f) for f in bases):
                 continue
             line = _logical_line(t.text, at)    # (a quote left open: its word runs on, `for a in $*` splits it)
-            if not _runs_here(t.text, at) or _EXPANSION.search(line) or line.count("'") % 2 or line.count('"') % 2:
+            if not _runs_here(t.text, at) or line.count("'") % 2 or line.count('"') % 2 or \
+                    _EXPANSION.search(line) and (getopts or not _one_word_each(line, texts)):
                 return None
     for t in texts.values():
         # (only the lines that name a function: each found in the text, its `\\`-newlines joined as the lines are)
@@ -979,12 +1005,151 @@ def _args(texts: Dict[str, _Text], launcher: str, edges=None) -> Optional[int]:
             line = joined[joined.rfind("\n", 0, at) + 1:end if end >= 0 else len(joined)]
             if _EXPANSION.search(line) or line.count("'") % 2 or line.count('"') % 2:
                 return None     # (a quote left open: the word runs on, `for a in $*` splits it)
-    # (`while getopts` goes round once per letter of an option: `f -aaaa` four times, the line's characters at most)
-    getopts = any("getopts" in texts[p].text for p in looping)
     rounds = sum(t.longest if getopts else t.passes for t in texts.values())
     if any(_FORWARDS.search(t.text) for t in texts.values()):
         rounds *= 1 + len(functions) + len(texts)
     return rounds + 2
+
+
+# an expansion of one variable, `$x`, `${x}` (not `${x:-a b}`); what _one_word_each allows on a line that runs a file
+_PLAIN_EXPANSION = r"\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})"
+# a value written out that gives the walk one word at most (no blank, expansion, `\\`, quote inside, nor `~`, which
+# is $HOME there): `False`, `""`, `8`
+_ONE_WORD_VALUE = r"""(["']?)[^\s$`'"\\;&|()<>~]*\1(?=[\s;&|)]|$)"""
+
+
+def _one_word_each(line: str, texts: Dict[str, _Text]) -> bool:
+    """Whether every expansion in a line is one of a variable (`--autotune=$autotune`) that gives the walk one word at
+    most wherever it runs (_one_word): the line's blank-separated words then bound the words it gives the file it runs
+    (`sh -x train_full_1p.sh --autotune=$autotune`, whose `for para in $*` goes round once per word)."""
+    plain = re.compile(_PLAIN_EXPANSION)
+    k = 0
+    for m in _EXPANSION.finditer(line):
+        if m.start() < k:
+            continue
+        e = plain.match(line, m.start())
+        if e is None or not _one_word(e.group(1) or e.group(2), texts):
+            return False
+        k = e.end()
+    return True
+
+
+def _one_word(name: str, texts: Dict[str, _Text], seen: FrozenSet[str] = frozenset()) -> bool:
+    """Whether a variable holds no blank in the walk, so that `$name` unquoted is one word at most (the walk splits it
+    at blanks, shell/walk.Walk's fields, where no text names IFS): every mention of it in the texts is one after a
+    `-` (`--name=$name`), in a command that sets none (_sets_none: `echo "name: ..."`, a `[[ ... ]]` test, a
+    comment), the name of a `for name in $*` (or `$@`, unquoted: a field each round), or an assignment heading its
+    command (or after an `export` that does) of a value written out with no blank (_ONE_WORD_VALUE) or of a variable
+    of such a name, whole, cut from its start or as echo's output (`` `echo ${para#*=}` ``, para that of a `for para
+    in $*`: _piece_of; echo joins its one word), and no `${name:=...}`, `${name=...}` nor `${!`. A mention anywhere
+    else (`read name`, `for name in "a b"`, `local name=`, `f name`) may set it: not known. (The walk sets none by
+    `printf -vname`, `mapfile`, `eval`.)"""
+    if name in _READ_UNNAMED or name.startswith("BASH") or not _VARIABLE.fullmatch(name) or name in seen:
+        return False
+    key = (name, seen, tuple(texts.items()))    # (_args asks again as the region grows; the _Texts themselves held)
+    known = _one_words.get(key)
+    if known is None:
+        if len(_one_words) >= 64:
+            _one_words.clear()
+        known = _one_words[key] = _one_word_of(name, texts, seen)
+    return known
+
+
+_one_words: Dict[tuple, bool] = {}
+
+
+def _one_word_of(name: str, texts: Dict[str, _Text], seen: FrozenSet[str]) -> bool:
+    """_one_word's answer, not kept."""
+    one, loop = re.compile(_ONE_WORD_VALUE), re.compile(_OVER_SPLIT_ARGS)
+    if any("IFS" in t.text and _mentions(t.text, "IFS") or "${!" in t.text for t in texts.values()):
+        return False
+    pending: List[Tuple[str, int]] = []     # (the mentions _sets_none is asked of, last: it may lex a whole text)
+    for t in texts.values():
+        if any(t.text.startswith(("=", ":="), k + len(name)) for k in _reads(t.text, name)):
+            return False                # (`${name:=a b}`, `${!r:=a b}` set one)
+        for at in _mentions(t.text, name):
+            end = at + len(name)
+            if at and t.text[at - 1] == "-":
+                continue                # `--name=$x`, `[[ $p == --name* ]]`: no builtin takes a name so
+            if not t.text.startswith("=", end):
+                head = at
+                while head and t.text[head - 1] in " \t":
+                    head -= 1
+                if head < at and t.text[head - 3:head] == "for" and _loop_head(t.text, head - 3) and \
+                        loop.match(t.text, end):
+                    continue            # `for para in $*`
+                pending.append((t.text, at))
+                continue
+            if not _heads(t.text, at):
+                before = t.text[_line_start(t.text, at):at].split()
+                if before != ["export"] or not _heads(t.text, t.text.rfind("export", 0, at)):
+                    pending.append((t.text, at))    # `echo "name=$name"`
+                    continue
+            if one.match(t.text, end + 1):
+                continue
+            value = _word_at(t.text, end + 1)
+            for lead, close in (("`echo ", "`"), ("$(echo ", ")")):
+                if value.startswith(lead) and value.endswith(close):
+                    value = value[len(lead):-len(close)].strip(" \t")
+                    break
+            piece = _piece_of(value)
+            if piece is None or not _one_word(piece, texts, seen | {name}):
+                return False
+    functions = {n for t in texts.values() for n in t.defined}
+    return all(_sets_none(text, at, functions) for text, at in pending)
+
+
+# `for X in $*` (or `$@`) after a loop's name, unquoted: X is a field of the file's arguments each round (_one_word)
+_OVER_SPLIT_ARGS = r"""[ \t]+in[ \t]+\$[*@][ \t]*(?:;|\n|$)"""
+
+
+# the commands that may set a variable named in their words (`read x`, `for x in`, `local x`, `command read x`)
+# (with _SETTERS)
+_NAME_SETTERS = frozenset(("for", "select", "coproc", "wait", "command", "builtin", "exec", "alias", "trap", "case",
+                           "in"))
+
+
+def _sets_none(text: str, at: int, functions: Set[str]) -> bool:
+    """Whether the name at `at` (not an assignment's: `echo "name=x"`) is one that sets no variable: in no word of a
+    command as the walk's lexer reads the text from its start (a comment, a here-document's body), or in a command
+    whose head, written out and not the word that holds it, is no builtin that may set it (_NAME_SETTERS, _SETTERS:
+    `read x`, `for x in`, `local x`, `command read x`) nor a function (`f name`): `echo "name: ..."`, `[[ $p ==
+    --name* ]]` (bash sets a variable in one only by arithmetic, to a number: _in_test). Where its line before it
+    holds no quote, `\\` nor backtick, its line is read alone: it starts either outside them all, where the lexer
+    reads it as from the text's start, or inside a quote, substitution or here-document, none of whose words sets a
+    variable of the shell."""
+    before = text[_line_start(text, at):at]
+    if not any(c in before for c in "'\"\\`"):
+        hash_ = before.find("#")
+        if hash_ >= 0 and (not hash_ or before[hash_ - 1] in " \t;&|"):
+            return True                 # (a comment)
+        if _in_test(text, at):
+            return True
+        head = _head_of(text, at)
+        return head is not None and head not in _NAME_SETTERS and head not in _SETTERS and head not in functions
+    for words, _, _ in _lexed_whole(text):
+        if not words or words[0][0] > at or words[-1][1] <= at:
+            continue
+        heads = [text[a:b] for a, b in words if a <= at]
+        while heads and (heads[0] in _LEXED_KEYWORDS or _ASSIGNED_TO.match(heads[0])):
+            heads.pop(0)
+        return len(heads) > 1 and (bool(_PLAIN_WORD.fullmatch(heads[0])) or heads[0] == "[[") and \
+            heads[0] not in _NAME_SETTERS and heads[0] not in _SETTERS and heads[0] not in functions
+    return True
+
+
+def _lexed_whole(text: str) -> list:
+    """The commands of the whole text, as the walk's lexer reads it (parse.lexed_commands), kept for the texts last
+    asked (the few files of one launcher, asked of in turn)."""
+    kept = _whole.get(text)
+    if kept is None:
+        if len(_whole) >= 8:
+            _whole.clear()
+        kept = _whole[text] = list(_shell("parse").lexed_commands(text))
+    return kept
+
+
+_whole: Dict[str, list] = {}       # text: its commands, lexed whole
 
 
 def _line_start(text: str, at: int) -> int:
@@ -1030,8 +1195,8 @@ def _own_rounds(texts: Dict[str, _Text], launcher: str, edges) -> Dict[str, int]
     more for a `while`; for `getopts`, which takes each letter of an option, their characters). Not for the
     launcher, a file a place may source (it has its caller's arguments: _sources_none), one whose function bodies
     loop over their own arguments (their calls' words), nor where a place gives it an expansion (`$1`, `"$@"`: the
-    caller's arguments, `$A`: _args) or a quote (a quoted word may run on to other lines, each of its words a round
-    of `for p in $*`)."""
+    caller's arguments, `$A`: _args; but `$A` where A is one word at most, _one_word_each, without getopts) or a quote
+    (a quoted word may run on to other lines, each of its words a round of `for p in $*`)."""
     functions = {n for t in texts.values() for n in t.defined}
     most: Dict[str, int] = {}
     barred = {launcher}
@@ -1044,7 +1209,9 @@ def _own_rounds(texts: Dict[str, _Text], launcher: str, edges) -> Dict[str, int]
                 end = t.text.find(name, at) + len(name)     # (the name ends the word that starts at `at`)
                 rest = _logical_lines(t.text[end:_line_end(t.text, at)])[0] \
                     if not sourced and end >= len(name) and not _BLANKS.search(t.text, at, end) else "$"
-                if sourced or not _sources_none(t.text, at, functions) or any(q in rest for q in "$`'\""):
+                if sourced or not _sources_none(t.text, at, functions) or any(q in rest for q in "`'\"") or \
+                        "$" in rest and ("getopts" in texts[c].text or rest.count("$") != len(_EXPANSION.findall(rest))
+                                         or not _one_word_each(rest, texts)):
                     barred.add(c)
                     continue
                 most[c] = max(most[c], len(rest) if "getopts" in texts[c].text else len(rest.split()))
@@ -1271,7 +1438,7 @@ _PASSES = {"cd", "pushd", "popd", "source", ".", "eval", "exec", "export", "loca
 
 # the commands whose output the walk knows in a substitution (shell/expand.Expander._output: what it prints may become
 # a value, `d=$(dirname /data/x)`); any other's output it does not know, and it runs none of them
-_PRINTING = {"cd", "pushd", "popd", "pwd", "dirname", "readlink", "realpath", "basename", "echo", "printf", "cat",
+_PRINTING = {"cd", "pushd", "popd", "pwd", "dirname", "readlink", "realpath", "basename", "echo", "printf",
              "eval", "exec", "command", "builtin", "sudo", "env", "nohup", "time"}
 
 
@@ -1295,8 +1462,12 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
     if _in_substitution(text, start) and \
             (not words or words[0] in _PRINTING or not _PLAIN_WORD.fullmatch(words[0]) or
              start and text[start - 1] == "`" and text.count("`", _line_start(text, k), start - 1) % 2):
-        return None     # `x=$(echo /data)`: what it prints may become a value (`` `echo cd` /data ``: it heads it;
-        # `$(cd ..; echo /data)`: the walk knows the output of `cd`s then one printing command, shell/expand._output)
+        piped = _piped_first(text, k) if "`" in text else None
+        if piped is None:
+            return None     # `x=$(echo /data)`: what it prints may become a value (`` `echo cd` /data ``: it heads
+            # it; `$(cd ..; echo /data)`: the walk knows the output of `cd`s then one printing command, expand._output)
+        start, seg = piped, text[piped:k]   # (`` `echo "a;b / c" | bc` ``: from the substitution's start)
+        words = list(map(str.strip, seg.split(), repeat("'\"")))
     if not words or "=" in words[0] or not _PASSES.isdisjoint(words) or \
             ".sh" in seg and any(map(str.endswith, words, repeat(".sh"))):
         return None
@@ -1305,6 +1476,36 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
         return None     # `$c /data`, `c\d /data`: a head by value (`cd`, a function) or one bash reads otherwise
         # (`$(($n / 2))`: a division in an arithmetic, no command)
     return set(words)
+
+
+def _piped_first(text: str, at: int) -> Optional[int]:
+    """Where the backtick substitution that holds text[at] starts (after its `` ` ``) when text[at] is in its first
+    command and a `|` ends that command (`` x=`echo "$a / $b" | bc` ``): shell/expand.Expander._output gives no output
+    of a substitution at its first `|`, so what that command's words print becomes no value; None otherwise. The word
+    that holds it is found as the walk's lexer reads the text from its start (quotes, comments, here-documents), and
+    must hold two backticks, around text[at], and no `\\`, `$(` nor another substitution."""
+    bar, end = text.find("|", at), text.find("`", at)
+    if not 0 <= bar < end:
+        return None                     # (no `|` before the next backtick: none ends its first command)
+    word = _whole_word(text, at)
+    if word is None or text.count("`", *word) != 2 or "\\" in text[word[0]:word[1]] or \
+            "$(" in text[word[0]:word[1]]:
+        return None
+    opened = text.find("`", *word) + 1
+    end = text.find("`", opened, word[1])
+    if not opened <= at < end:
+        return None
+    for _, op, where in _shell("parse").lexed_commands(text, opened, end):
+        return opened if op == "|" and where > at else None
+    return None
+
+
+def _whole_word(text: str, at: int) -> Optional[Tuple[int, int]]:
+    """The span of the word that holds text[at] as the walk's lexer reads the text from its start (None: in none)."""
+    for words, _, _ in _lexed_whole(text):
+        if words and words[0][0] <= at < words[-1][1]:
+            return next(((a, b) for a, b in words if a <= at < b), None)
+    return None
 
 
 def _sources_word(text: str, at: int) -> bool:
@@ -1684,6 +1885,9 @@ def why_walked(text: str, path: str) -> str:
             why, edges = _follow(texts, launcher, found)    # (a file it sources may set it)
         if why:
             return why
+        for p, t in list(texts.items()):    # (a `..` _unread left out whose variable a followed file reads: counted)
+            if any(not _unread_in(u.text, name) for name in t.unread_values for u in texts.values()):
+                texts[p] = t.counted()
         # a loop body runs once per argument (a `while` over them up to two more); a function body as often as its
         # calls walk it (_weights), else _times' bound
         rounds = _args(texts, launcher, edges)
@@ -2871,6 +3075,38 @@ def _reads(text: str, name: str) -> List[int]:
             out.append(k)
         k = text.find(name, k + 1)
     return out
+
+
+# the variables bash or the walk reads without a `$` (`~`, `cd` alone, `cd -`, CDPATH, PATH, a `-m` module's PYTHONPATH,
+# a new shell's ENV, BASH_ENV; IFS's split): a `..` in their value may be a folder the walk goes to
+_READ_UNNAMED = frozenset(("HOME", "PWD", "OLDPWD", "CDPATH", "PATH", "ENV", "IFS", "PYTHONPATH", "PYTHONHOME",
+                           "PYTHONSTARTUP", "GLOBIGNORE", "SHELLOPTS", "TMPDIR", "INPUTRC", "EXECIGNORE", "FIGNORE"))
+
+
+def _unread(text: str, name: str, start: int, at: int) -> bool:
+    """Whether the `..` at `at`, in the value of an assignment to name at `start` (`export F=${d}/../x.json`), never
+    takes the walk anywhere because the text never reads the variable: every mention of its name is such an
+    assignment (heading its command, or after an `export` that does), with no `$name`, `${name`, `${#name`, `${!`
+    nor `eval` (a name read as a value's: `declare -n r=name`, `printenv name`, `[[ -v name ]]` are mentions), and no
+    `(` or backtick before the `..` in the value (a substitution runs commands); not one bash or the walk reads
+    unnamed (_READ_UNNAMED, BASH_*). why_walked asks the same of every other text it follows (_unread_in)."""
+    if name in _READ_UNNAMED or name.startswith("BASH") or "(" in text[start:at] or "`" in text[start:at]:
+        return False
+    return _unread_in(text, name)
+
+
+def _unread_in(text: str, name: str) -> bool:
+    """Whether a text mentions name only in assignments to it (_unread), and has no `${!` or `eval`."""
+    if "${!" in text or _reads(text, name) or "eval" in text and re.compile(r"(?<![\w-])eval(?![\w-])").search(text):
+        return False
+    for k in _mentions(text, name):
+        if not text.startswith("=", k + len(name)) and not text.startswith("+=", k + len(name)):
+            return False                # `read name`, `for name in`, `f name`, `${#name}`
+        if not _heads(text, k):
+            before = text[_line_start(text, k):k].split()
+            if before != ["export"] or not _heads(text, text.rfind("export", 0, k)):
+                return False            # `cd name=..`: a folder; `local name=..`
+    return True
 
 
 def _read_once(name: str, texts: Dict[str, _Text], launcher: str, functions: Set[str]) -> bool:
