@@ -1468,6 +1468,8 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
             # it; `$(cd ..; echo /data)`: the walk knows the output of `cd`s then one printing command, expand._output)
         start, seg = piped, text[piped:k]   # (`` `echo "a;b / c" | bc` ``: from the substitution's start)
         words = list(map(str.strip, seg.split(), repeat("'\"")))
+    elif start and text[start - 1] not in "\n`" and _quoted_operator(text, start - 1):
+        return None     # `T="a;b /data"`: the `;` is the value's, and the word may be what a `cd ${T#*b }` reads
     if not words or "=" in words[0] or not _PASSES.isdisjoint(words) or \
             ".sh" in seg and any(map(str.endswith, words, repeat(".sh"))):
         return None
@@ -1476,6 +1478,13 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
         return None     # `$c /data`, `c\d /data`: a head by value (`cd`, a function) or one bash reads otherwise
         # (`$(($n / 2))`: a division in an arithmetic, no command)
     return set(words)
+
+
+def _quoted_operator(text: str, at: int) -> bool:
+    """Whether the operator at text[at], where _command_start stopped, may be inside a word (a quote before it on its
+    line, and the walk's lexer reads it in one: `T="a;b /data"`, `$(cd "x"; pwd)`)."""
+    line = text[_line_start(text, at):at]
+    return ('"' in line or "'" in line) and _whole_word(text, at) is not None
 
 
 def _piped_first(text: str, at: int) -> Optional[int]:
