@@ -2919,3 +2919,12 @@ def test_a_path_after_a_quoted_operator_is_no_programs_argument(project, value, 
     path.write_text(text)
     assert why_walked(text, str(path)) == f"an absolute path that is there ({data})"
     _walk_finds(path, text, "NPP205")
+
+
+def test_a_path_in_a_quoted_argument_with_an_operator_stays_a_programs_argument(project):
+    """`sed 's/: //;s/]//g'` (BigGAN's benchmark.sh): the quoted `;` is sed's; the path after it is sed's argument."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    path = project / "test" / "run.sh"
+    text = "x=(`grep a log.txt | sed 's/: //;s/]//g'`)\necho \"it's\"; cp /data .\npython3 ../train.py\n"
+    path.write_text(text)
+    assert why_walked(text, str(path)) == ""
