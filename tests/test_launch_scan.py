@@ -2928,3 +2928,17 @@ def test_a_path_in_a_quoted_argument_with_an_operator_stays_a_programs_argument(
     text = "x=(`grep a log.txt | sed 's/: //;s/]//g'`)\necho \"it's\"; cp /data .\npython3 ../train.py\n"
     path.write_text(text)
     assert why_walked(text, str(path)) == ""
+
+
+@pytest.mark.xfail(strict=True, reason="_command_start and _unquoted_start read quotes from the line's start: a quoted "
+                   "string opened on a line before (`T=\"a` then `b;c /data\"`) is not seen, and the scan settles")
+def test_a_path_after_an_operator_in_a_string_opened_lines_before_is_no_programs_argument(project):
+    from flake8_npuprof.engine.launch_scan import why_walked
+    data = project.parent.parent / "data"
+    data.mkdir()
+    (data / "setup.py").write_text(TRACED)
+    path = project / "test" / "run.sh"
+    text = f'T="a\nb;c {data}"\ncd "${{T#*c }}"\npython3 setup.py --trace=False\n'
+    path.write_text(text)
+    _walk_finds(path, text, "NPP205")
+    assert why_walked(text, str(path)) != ""
