@@ -63,8 +63,8 @@ def read(words: List[str], k: int) -> Reading:
                 f"({', '.join(name)}): its argparse exits with status 2 there (\"error: ambiguous option\")"
             return Reading(len(words), options, why, True)
         if eq and option.startswith("--") and name in SWITCHES + HELP:
-            return Reading(len(words), options, f"{RUNNER} takes no value for {option}: its argparse exits with status 2 "
-                           f"there (\"error: argument {name}: ignored explicit argument\")", True)
+            return Reading(len(words), options, f"{RUNNER} takes no value for {option}: its argparse exits with "
+                           f"status 2 there (\"error: argument {name}: ignored explicit argument\")", True)
         if name in HELP:
             return Reading(len(words), {"--help": ""})
         if name in SWITCHES:
