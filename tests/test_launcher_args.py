@@ -1713,3 +1713,12 @@ def test_a_tilde_in_an_assignment_is_the_callers_home_too(tmp_path):
     assert _words(_walk(tmp_path, text))[-1] == ["python3", "train.py", HOLE + "/data", "a:" + HOLE + "/b",
                                                  HOLE + "/c", "a~/g"]
     assert _words(_walk(tmp_path, "HOME=/h\n" + text))[-1][2:] == ["/h/data", "a:/h/b", "/h/c", "a~/g"]
+
+
+def test_a_tilde_after_an_array_element_or_an_append_word_is_expanded(tmp_path):
+    # bash 5.2 (HOME=/h, i=3): `echo a+=~/x a[1]=~/x a[1]+=~/x a[$i]=~/x a["k"]=~/x a[[1]]=~/x a[1]b=~/x` gave
+    # a+=/h/x a[1]=/h/x a[1]+=/h/x a[3]=/h/x a[k]=/h/x a[[1]]=/h/x a[1]b=~/x: a word like an assignment to an
+    # element or with `+=` has its tilde expanded too; a subscript not read here (quotes, expansions, brackets):
+    # not known
+    text = 'HOME=/h; i=3\npython3 t.py a+=~/x a[1]=~/x a[1]+=~/x a[$i]=~/x a["k"]=~/x a[[1]]=~/x a[1]b=~/x\n'
+    assert _words(_walk(tmp_path, text))[-1][2:] == ["a+=/h/x", "a[1]=/h/x", "a[1]+=/h/x", HOLE, HOLE, HOLE, HOLE]

@@ -1455,6 +1455,13 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
         if named is not None and _IDENT.fullmatch(named[1]) and _starts_word(text, named[0]):
             return None                 # `X=/data`: a variable a `cd $X` may read
     start = _command_start(text, k)
+    if start and text[start - 1] not in "\n`":
+        line = _line_start(text, start)
+        if "'" in text[line:start] or '"' in text[line:start]:
+            unquoted = _unquoted_start(text, line, k)   # (`T="a;b /data"`: the `;` is the value's, not an operator)
+            if unquoted is None:
+                return None
+            start = unquoted
     # (each word taken apart and looked at in C: a launch's command can run over dozens of `\\`-continued lines, and
     # every absolute path in it asks of the words before it)
     seg = text[start:k]
@@ -1476,6 +1483,31 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
         return None     # `$c /data`, `c\d /data`: a head by value (`cd`, a function) or one bash reads otherwise
         # (`$(($n / 2))`: a division in an arithmetic, no command)
     return set(words)
+
+
+def _unquoted_start(text: str, line: int, at: int) -> Optional[int]:
+    """Where the command that holds text[at] starts, its line read from `line` with its quotes (_command_start takes
+    an operator inside them for one: `T="a;b /data"`, `sed 's/a//;s/b//'`): after the last operator outside quotes;
+    None where a substitution inside double quotes, or `$'...'`, makes that not read here."""
+    start, i, quote = line, line, ""
+    while i < at:
+        c = text[i]
+        if quote == "'":
+            quote = "" if c == "'" else quote
+        elif c == "\\":
+            i += 1
+        elif c == "$" and text.startswith("'", i + 1) and not quote:
+            return None
+        elif quote:
+            if c == "`" or text.startswith("$(", i):
+                return None
+            quote = "" if c == '"' else quote
+        elif c in "'\"":
+            quote = c
+        elif c in ";&|(){}`":
+            start = i + 1
+        i += 1
+    return start
 
 
 def _piped_first(text: str, at: int) -> Optional[int]:

@@ -7,6 +7,7 @@ each of --num_gpus on a node (data/sources.json shell.deepspeed; tests/data/deep
 
 from __future__ import annotations
 
+import re
 from typing import Dict, List, NamedTuple
 
 from ..source.text import HOLE
@@ -49,7 +50,7 @@ def read(words: List[str], k: int) -> Reading:
             return Reading(k, options, f"{COMMAND}'s options hold a word not known statically ("
                            f"{w.replace(HOLE, '<unknown>')}): which options it gives, and where its script starts, are "
                            "not known here")
-        if not w.startswith("-") or w[1:].isdigit():       # (argparse: a negative number is no option here)
+        if _positional(w):
             j = k
             break
         option, eq, value = w.partition("=") if w.startswith("--") else (w[:2], "", w[2:])
@@ -61,6 +62,9 @@ def read(words: List[str], k: int) -> Reading:
                 f"{RUNNER} reads {option} as an abbreviation of more than one of its options " \
                 f"({', '.join(name)}): its argparse exits with status 2 there (\"error: ambiguous option\")"
             return Reading(len(words), options, why, True)
+        if eq and option.startswith("--") and name in SWITCHES + HELP:
+            return Reading(len(words), options, f"{RUNNER} takes no value for {option}: its argparse exits with "
+                           f"status 2 there (\"error: argument {name}: ignored explicit argument\")", True)
         if name in HELP:
             return Reading(len(words), {"--help": ""})
         if name in SWITCHES:
@@ -70,6 +74,14 @@ def read(words: List[str], k: int) -> Reading:
         if not eq:
             value = words[k + 1] if k + 1 < len(words) else ""
             k += 1
+            if value.startswith("-") and not _positional(value):
+                if HOLE in value:
+                    return Reading(k, options, f"{COMMAND}'s options hold a word not known statically ("
+                                   f"{value.replace(HOLE, '<unknown>')}): which options it gives, and where its script "
+                                   "starts, are not known here")
+                return Reading(len(words), options, f"{RUNNER} takes a value after {option}, not the option-like "
+                               f"{value!r}: its argparse exits with status 2 there (\"error: argument {name}: expected "
+                               "one argument\")", True)
         k += 1
         if name in INTEGERS and HOLE not in value and not _integer(value):
             shown = "--num_gpus/--num_accelerators" if ALIASES.get(name, name) == "--num_gpus" else name
@@ -90,6 +102,17 @@ def read(words: List[str], k: int) -> Reading:
         if option in options:
             return Reading(j, options, f"{COMMAND} {option} " + why.format(script=words[j].replace(HOLE, "<unknown>")))
     return Reading(j, options)
+
+
+_NUMBER = re.compile(r"-\d+|-\d*\.\d+")     # argparse's _negative_number_matcher (its parser has no such option)
+
+
+def _positional(word: str) -> bool:
+    """Whether argparse (python 3.9-3.13) reads a word as no option: not `-`-led, `-` alone, a negative number, or
+    one with a blank that is no option's prefix (`-x y`; v0.16.4 and python 3.9, 3.13 gave these to the script or an
+    option's value)."""
+    return not word.startswith("-") or word == "-" or bool(_NUMBER.fullmatch(word)) or \
+        " " in word and _option(word.partition("=")[0] if word.startswith("--") else word[:2]) == []
 
 
 def _option(option: str):

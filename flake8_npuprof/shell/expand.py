@@ -30,7 +30,10 @@ _NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _ASSIGNED_TILDE = re.compile(r"(^|:)~([^/:]*)")
 _NOT_LOGIN = frozenset("'\"\\$`")     # in a tilde prefix, bash leaves it as written (`~"/x"`, `~$u`: no login)
 _LITERAL = re.compile(r"[^'\"\\$`]*")
-_ASSIGN_LIKE = re.compile(r"[A-Za-z_]\w*=")      # a command's word bash expands as an assignment's value after it
+# a command's word bash expands as an assignment's value after it (`a=`, `a+=`, `a[1]=`; bash 5.2); one whose
+# subscript is not read here (`a[$i]=`, `a[[1]]=`, `a[1]b=`) is _SUBSCRIPTED: not known
+_ASSIGN_LIKE = re.compile(r"[A-Za-z_]\w*(?:\[[^]'\"\\$`]*\])?\+?=")
+_SUBSCRIPTED = re.compile(r"[A-Za-z_]\w*\[")
 # a command substitution that only echoes its words (`$(echo ${para#*=})`, backquotes): no operator, redirection,
 # substitution or quote in it, so _output expands each word there
 _ECHO = re.compile(r"(?:\$\(|`)[ \t]*echo[ \t]+[^|&;<>()`'\"\\\n]*[)`]")
@@ -120,6 +123,8 @@ class Expander(WalkState):
         if text[i] == "~":
             return self.tilde_fields(text, i, end)
         named = _ASSIGN_LIKE.match(text, i, end)
+        if named is None and _SUBSCRIPTED.match(text, i, end) and "=" in text[i:end]:
+            return [StrValue(HOLE, [], i, end, origin="shell")]
         if named is None or "~" not in text[named.end():end]:
             return None
         k = named.end()

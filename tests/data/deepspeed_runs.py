@@ -83,7 +83,15 @@ CASES = [["--num_gpus=8", "train.py", "--prof"],
           ["--num_gpus", "two", "train.py"],
           ["--num_gpus", "2"],
           ["--num_gpus", "2", "--", "train.py", "--prof"],
-          ["--num_gpus=2", "--master_port", "$PORT", "train.py"]
+          ["--num_gpus=2", "--master_port", "$PORT", "train.py"],
+          ["--num_gpus", "2", "--save_pid=1", "train.py"],
+          ["--num_gpus", "2", "--module=", "train.py"],
+          ["--num_gpus", "2", "--launcher_args", "-x", "train.py"],
+          ["--num_gpus", "2", "--master_addr", "--", "train.py"],
+          ["--master_addr", "--num_gpus", "2", "train.py"],
+          ["--num_gpus", "2", "--master_addr", "-x y", "train.py"],
+          ["--num_gpus", "2", "--master_addr", "-1.5", "train.py"],
+          ["--num_gpus", "2", "--master_addr", "-", "train.py"]
          ]
 
 
