@@ -265,6 +265,8 @@ FILES = {
     "mindspeed/args_utils.py": ARGS_UTILS,
     "mindspeed/features_manager/__init__.py": "",
     "mindspeed/features_manager/feature.py": FEATURE,
+    "mindspeed/features_manager/megatron_basic/requirements_basic.py":
+        "def register_args(parser):\n    parser.add_argument('--optimization-level', type=int, choices=[0, 1, 2])\n",
     "mindspeed/features_manager/functional/__init__.py": "",
     "mindspeed/features_manager/functional/profile.py": PROFILE_FEATURE,
     "mindspeed/features_manager/auto_settings/__init__.py": "",
@@ -381,9 +383,7 @@ def test_a_checkpoint_loaded_leaves_it_unknown(capsys, tmp_path):
 
 
 def test_optimization_level_below_2_is_unknown(capsys, tmp_path):
-    line, verdict = _answer(capsys, tmp_path, "--profile --optimization-level 1",
-                            files={"mindspeed/features_manager/basic.py": "def register_args(parser):\n"
-                                   "    parser.add_argument('--optimization-level', type=int)\n"})
+    line, verdict = _answer(capsys, tmp_path, "--profile --optimization-level 1")
     assert line == HEAD + (
         "--optimization-level 1: MindSpeed applies its profile feature only at level 2 (mindspeed/features_manager/"
         "functional/profile.py:29), so Megatron's train() runs its own profiler (torch.profiler or cudaProfilerStart, "
@@ -410,3 +410,42 @@ def test_what_is_not_read_keeps_the_answer_it_had(capsys, tmp_path, files, flags
 
 def test_an_ootb_variable_keeps_the_answer_it_had(capsys, tmp_path):
     assert _answer(capsys, tmp_path, env="OOTB_OPTIMIZER_PROFILING=TRUE ")[0] == BEFORE
+
+
+def _runs():
+    import json
+    import os
+    with open(os.path.join(os.path.dirname(__file__), "data", "mindspeed_profile_runs.json")) as f:
+        runs = json.load(f)["runs"]
+    by: dict = {}
+    for run in runs:
+        by.setdefault(tuple(run["words"]), []).append(run)
+    return sorted(by.items())
+
+
+@pytest.mark.parametrize("words,runs", _runs())
+def test_answers_agree_with_what_mindspeed_did(capsys, tmp_path, words, runs):
+    # tests/data/mindspeed_profile_runs.py ran MindSpeed 028de58c's parts on these words, rank 0 and rank 1 of 2
+    import ast
+    import re
+    line, verdict = _answer(capsys, tmp_path, " ".join(words))
+    profiled = [r["rank"] for r in runs if r["calls"]]
+    if not any(r["applied"] or r["args.profile in train()"] for r in runs):
+        assert verdict.startswith("usable data: no") and "passes no --profile" in line
+        return
+    if not runs[0]["applied"]:           # Megatron's own profiler (--optimization-level 1): not followed
+        assert verdict.startswith("usable data: unknown") and "--optimization-level 1" in line
+        return
+    assert verdict == "usable data: yes"
+    on = re.search(r"\) on (every rank|rank (\d+) of the 2)", line)
+    assert on and (profiled == [0, 1] if on.group(1) == "every rank" else profiled == [int(on.group(2))])
+    calls = {c[0]: c for c in next(r for r in runs if r["calls"])["calls"]}
+    s = calls["schedule"][2]
+    assert (s["wait"], s["warmup"], s["repeat"]) == (0, 0, 1)
+    assert f"schedule(skip_first={s['skip_first']}, active={s['active']})" in line
+    level = calls["_ExperimentalConfig"][2]["profiler_level"]
+    assert f"level L{level[-1]}, aic_metrics {calls['_ExperimentalConfig'][2]['aic_metrics']}, activities NPU" + \
+        (" and CPU" if "CPU" in calls["profile"][2]["activities"] else "") in line
+    assert f"saved to {ast.literal_eval(calls['tensorboard_trace_handler'][1][0])} (in " in line
+    # one step() after each of the 20 train_steps on the profiled ranks
+    assert {r["steps"] for r in runs if r["calls"]} == {20}
