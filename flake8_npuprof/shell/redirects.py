@@ -81,12 +81,26 @@ def pairs(text: str, words) -> Tuple[Tuple[str, Word], ...]:
     return tuple(out)
 
 
+def in_tree(folder: str) -> bool:
+    from ..source.observed import note      # recorded: a cached check depends on what is found here
+    return note(folder)[0] == "dir"
+
+
+def made_folder(folder: str, made) -> bool:
+    """Whether a folder is there when the walk reaches a command: in the tree, or made by the walk (made: Walk's
+    made_here when it was met) in a folder that is there."""
+    while not in_tree(folder):
+        if folder not in made:
+            return False
+        folder = os.path.dirname(folder)
+    return True
+
+
 def _absent(written: str, cwd: str, made, reading: bool) -> Optional[str]:
     """The part of a redirection's target, as written, that is not there when the walk reaches it: the first folder
     on the way that is neither in the tree nor made (made: Walk.made_here then), or for `<` the file itself. None
     where each is there, or where it is not judged (a link's `..`, which is its target's parent)."""
     from ..source.observed import exists
-    from .walk import made_folder
     if not made_folder(cwd, made):
         return None             # (the walk's own directory is not known to be there: its `cd` may have failed)
     parts = written.split("/")

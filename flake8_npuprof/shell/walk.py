@@ -23,7 +23,7 @@ from ..values.launch_args import Word
 from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
 from .control import _STATUS, Compounds
 from .expand import COMPUTED, Expander, ifs_split
-from .redirects import Maker, Outer, folderless, maker_of, pairs
+from .redirects import Maker, Outer, folderless, in_tree as _in_tree, made_folder, maker_of, pairs
 from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, brace_body, compiled,
                     keyword_split, named_loop_count, no_rounds, set_by_value, set_unfollowed,
                     without_redirections)
@@ -2009,21 +2009,6 @@ def _and_above(folder: str) -> List[str]:
     while os.path.dirname(out[-1]) != out[-1]:
         out.append(os.path.dirname(out[-1]))
     return out
-
-
-def _in_tree(folder: str) -> bool:
-    from ..source.observed import note      # recorded: a cached check depends on what is found here
-    return note(folder)[0] == "dir"
-
-
-def made_folder(folder: str, made) -> bool:
-    """Whether a folder is there when the walk reaches a command: in the tree, or made by the walk (made: Walk's
-    made_here when it was met) in a folder that is there."""
-    while not _in_tree(folder):
-        if folder not in made:
-            return False
-        folder = os.path.dirname(folder)
-    return True
 
 
 def as_written(folder: str, name: str, made) -> Optional[str]:
