@@ -690,6 +690,8 @@ def _unfollowed(ctx, texts, table, given, abbreviates, where: str) -> None:
                 flag.action in ("store_true", "store_false"):
             how = "an abbreviation of two options, or a switch given a value with `=`"
         elif text[1:2] != "-" and flag is None and _optional(text, table) and read_as(text, table, abbreviates):
+            if _one_switch(ctx, texts, text, table, abbreviates):
+                continue
             how = "a single-dash word that begins an option, or is one with more after it"
         else:
             continue
@@ -698,6 +700,25 @@ def _unfollowed(ctx, texts, table, given, abbreviates, where: str) -> None:
         given.unsure = True
         given.stop_calls = frozenset(flag_key(f) for f in ctx.resolver.flags)
         return
+
+
+def _one_switch(ctx, texts, text: str, table, abbreviates) -> bool:
+    """Whether python 3.9-3.13 read a single-dash word (no `=`) as one option: the one switch it begins (`-pro` for a
+    store_true -prof, no option of its first two characters), or the option of its first two characters that takes
+    one value, the rest its value (`-prof` for -p: output="rof"), where no other option begins with it; and first_stop
+    reads the words through, that word read so, without a stop, for a parser it reads: bind's reading then holds."""
+    from ..values.argv_words import first_stop, parse_options, read_as, takes_one
+    found = read_as(text, table, abbreviates)
+    if len(found) != 1 or "=" in text or not parse_options(ctx.tree, ctx.resolver.flags):
+        return False
+    flag = found[0]
+    if text[:2] in table and table[text[:2]] is flag and takes_one(flag):
+        read = f"{text[:2]}={text[2:]}"
+    elif text[:2] not in table and flag.action in ("store_true", "store_false"):
+        read = next((o for o, f in table.items() if f is flag and o.startswith(text)), "")
+    else:
+        return False
+    return bool(read) and first_stop([read if t == text else t for t in texts], table, abbreviates) is None
 
 
 def _not_followed(ctx, given, prefix: str, where: str) -> None:
