@@ -93,7 +93,9 @@ class Code(NamedTuple):
     json_only: bool = False     # MMConfig reads every file as JSON (v2.3.0)
 
 
-def _parts(tree: ast.AST) -> Dict[str, ast.AST]:
+def parts_of(tree: ast.AST) -> Dict[str, ast.AST]:
+    """A module's functions and classes by name, and each class's methods as `Class.method` (the parts a model of a
+    project's code reads and digests: here and emulate/mindspeed_profile.py)."""
     out: Dict[str, ast.AST] = {}
     for stmt in getattr(tree, "body", []):
         if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
@@ -160,7 +162,7 @@ def recognise(ls, lookup) -> Optional[Code]:
         module = training if rel.endswith("training.py") else load(os.path.join(root, *rel.split("/")))
         if module is None:
             return None
-        parts[rel] = _parts(module.tree)
+        parts[rel] = parts_of(module.tree)
     for (rel, name), digests in SHAPES.items():
         node = parts[rel].get(name)
         if node is None or part_digest(name, node) not in digests:

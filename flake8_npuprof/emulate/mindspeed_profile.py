@@ -28,6 +28,7 @@ import re
 from typing import Dict, List, Optional, Tuple
 
 from ..values.yaml_config import digest
+from .mindspeed_mm import parts_of
 
 FACTS = ("mindspeed.profile_feature", "mindspeed.train_wrapper", "mindspeed.megatron_profile")
 
@@ -74,18 +75,6 @@ OOTB = ("OOTB_OPTIMIZER_PARSE_ARGS", "OOTB_OPTIMIZER_PARSE_MODEL", "OOTB_OPTIMIZ
 MEGATRON = "Megatron-LM"
 STARTS = ("load", "pretrained_checkpoint", "moe_use_upcycling", "finetune")
 MAX_FILES = 4000            # files of the two packages scanned for a profiler
-
-
-def _parts(tree: ast.AST) -> Dict[str, ast.AST]:
-    out: Dict[str, ast.AST] = {}
-    for stmt in getattr(tree, "body", []):
-        if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
-            out[stmt.name] = stmt
-            if isinstance(stmt, ast.ClassDef):
-                for sub in stmt.body:
-                    if isinstance(sub, ast.FunctionDef):
-                        out[f"{stmt.name}.{sub.name}"] = sub
-    return out
 
 
 def _names_profile(node: ast.AST) -> bool:
@@ -164,7 +153,7 @@ def recognise(ls, lookup) -> Optional[Code]:
         module = load(os.path.join(top, *rel.split("/")))
         if module is None or module.tree is None:
             return None
-        parts[rel] = _parts(module.tree)
+        parts[rel] = parts_of(module.tree)
     for (rel, name), digests in SHAPES.items():
         node = parts[rel].get(name)
         if node is None or part_digest(name, node) not in digests:
