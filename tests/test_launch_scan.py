@@ -2942,3 +2942,29 @@ def test_a_path_after_an_operator_in_a_string_opened_lines_before_is_no_programs
     path.write_text(text)
     _walk_finds(path, text, "NPP205")
     assert why_walked(text, str(path)) != ""
+
+
+@pytest.mark.parametrize("word, why", [
+    ("--module", "a module deepspeed may run (--module)"),
+    ("--mod", "a module deepspeed may run (--mod)"),          # (an abbreviation deepspeed's argparse takes)
+    ("--mode", ""),                                           # (no option of deepspeed's: `--mode` is the script's)
+])
+def test_a_module_deepspeed_runs_walks_the_launcher(tmp_path, word, why, monkeypatch):
+    """`deepspeed --module trainer` runs trainer.py as `python -m trainer` (shell/deepspeed.py), a script no `.py`
+    word or `-m` names: the scan settled it, and check missed the NPP101 and NPP108 its walk finds in the options it
+    passes to trainer.py's NpuOptimizer."""
+    from flake8_npuprof.engine.launch_scan import why_walked
+    (tmp_path / "trainer.py").write_text(
+        'import argparse\nimport tensorflow as tf\nfrom npu_bridge.npu_init import *\n'
+        'parser = argparse.ArgumentParser()\nparser.add_argument("--local_rank", type=int, default=0)\n'
+        'parser.add_argument("--opts", default="")\nargs = parser.parse_args()\nconfig = tf.ConfigProto()\n'
+        'custom_op = config.graph_options.rewrite_options.custom_optimizers.add()\ncustom_op.name = "NpuOptimizer"\n'
+        'custom_op.parameter_map["profiling_mode"].b = True\n'
+        'custom_op.parameter_map["profiling_options"].s = tf.compat.as_bytes(args.opts)\n')
+    path = tmp_path / "run.sh"
+    text = f'#!/bin/bash\ndeepspeed --num_gpus 1 {word} trainer --opts "{{\\"outptu\\":\\"/tmp/x\\"}}"\n'
+    path.write_text(text)
+    assert why_walked(text, str(path)) == why
+    found = [(f.code, f.line, f.col) for f in bench._check(str(path), text)[0]]
+    assert found == ([("NPP108", 2, 40 + len(word)), ("NPP101", 2, 41 + len(word))] if why else [])
+    _settled_or_as_walked(path, text, why, monkeypatch)

@@ -155,6 +155,8 @@ _MAY_START = (re.compile(r"\.(?:py|sh|[ps]?[$`])"), re.compile(r"\(\s*\)"), re.c
 # (`-m` written with quotes, `"-m"`, or as a value, `F=-m`, `PY="python3 -m"`: bash removes the quotes, `$F` splits)
 _WORDS = ((re.compile(r"source\b"), ""), (re.compile(r"function\b"), ""),
           (re.compile(r"-m(?:$|[\s=\"'\\])", re.M), " \t\n\r;&|(){}\"'="),
+          # (deepspeed's --module and the abbreviations its argparse takes: it runs the module, shell/deepspeed.py)
+          (re.compile(r"--mo(?:d(?:u(?:le?)?)?)?(?:$|[\s=\"'\\])", re.M), " \t\n\r;&|(){}\"'="),
           # (a `.` a value holds too, `c=.`, `c='. env'`: a command headed by `$c` sources env, in bash 5.2 and the walk)
           (re.compile(r"\.(?:$|[\s;&|\"'])", re.M), " \t\n\r;&|(){}`=\"'"))
 _COMMAND_ENDS = "\n;&|()`"

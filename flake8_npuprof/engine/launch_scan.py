@@ -112,6 +112,9 @@ _CUT_NAME = re.compile(r"\$\{[#!]?\w+(?:\[[^\]\n$]*\])?")     # (what stands bef
 # a line that is a comment (after the line break before it: a search led by it; `^` with re.M was tried at every
 # character, 21 M of the 148 texts the issue's tree scans)
 _COMMENT = re.compile(r"\n[ \t]*#[^\n]*")
+# deepspeed's --module (or an abbreviation its argparse takes: `--mo`, `--modu=`): it runs the module as `python -m`
+# (shell/deepspeed.py), a script no `.py` word or `-m` names
+_MODULE_OPTION = re.compile(r"""(?<![\w-])--mo(?:d(?:u(?:le?)?)?)?(?=[=\s;&|)'"]|$)""")
 # a word from the root or a home folder, each led by its character; found as one search of `[/~]...` finds them
 # (_leftmost: a set of characters tried at every one cost 22 M)
 _ROOTED = (re.compile(r"/[^\s'\";&|()<>`]*"), re.compile(r"~[^\s'\";&|()<>`]*"))
@@ -279,6 +282,9 @@ def _unfollowed(text: str) -> str:
     computed = _computed(text)
     if computed:
         return f"a computed name ({computed.strip()})"
+    module = _MODULE_OPTION.search(text) if "--mo" in text else None
+    if module:
+        return f"a module deepspeed may run ({module.group().strip()})"
     for cut in _CUT_UP.finditer(text) if "%" in text else ():
         brace = text.rfind("${", max(0, cut.start() - 80), cut.start())
         if brace >= 0 and _CUT_NAME.fullmatch(text, brace, cut.start()):     # (not `date +%Y%m%d-%H`)
