@@ -2947,6 +2947,7 @@ def test_a_path_after_an_operator_in_a_string_opened_lines_before_is_no_programs
 @pytest.mark.parametrize("word, why", [
     ("--module", "a module deepspeed may run (--module)"),
     ("--mod", "a module deepspeed may run (--mod)"),          # (an abbreviation deepspeed's argparse takes)
+    ("--module\\\n ", "a module deepspeed may run (--module)"),   # (bash joins the `\\`-newline: `--module trainer`)
     ("--mode", ""),                                           # (no option of deepspeed's: `--mode` is the script's)
 ])
 def test_a_module_deepspeed_runs_walks_the_launcher(tmp_path, word, why, monkeypatch):
@@ -2966,5 +2967,7 @@ def test_a_module_deepspeed_runs_walks_the_launcher(tmp_path, word, why, monkeyp
     path.write_text(text)
     assert why_walked(text, str(path)) == why
     found = [(f.code, f.line, f.col) for f in bench._check(str(path), text)[0]]
-    assert found == ([("NPP108", 2, 40 + len(word)), ("NPP101", 2, 41 + len(word))] if why else [])
+    at = text.index('"{') + 1           # the options' `{`: NPP108 there, NPP101 at the key after it
+    line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at) - 1
+    assert found == ([("NPP108", line, col), ("NPP101", line, col + 1)] if why else [])
     _settled_or_as_walked(path, text, why, monkeypatch)

@@ -114,7 +114,8 @@ _CUT_NAME = re.compile(r"\$\{[#!]?\w+(?:\[[^\]\n$]*\])?")     # (what stands bef
 _COMMENT = re.compile(r"\n[ \t]*#[^\n]*")
 # deepspeed's --module (or an abbreviation its argparse takes: `--mo`, `--modu=`): it runs the module as `python -m`
 # (shell/deepspeed.py), a script no `.py` word or `-m` names
-_MODULE_OPTION = re.compile(r"""(?<![\w-])--mo(?:d(?:u(?:le?)?)?)?(?=[=\s;&|)'"]|$)""")
+# (a `\` after it too: `--module\`, newline, `  trainer` is bash's `--module trainer`)
+_MODULE_OPTION = re.compile(r"""(?<![\w-])--mo(?:d(?:u(?:le?)?)?)?(?=[=\s;&|)'"\\]|$)""")
 # a word from the root or a home folder, each led by its character; found as one search of `[/~]...` finds them
 # (_leftmost: a set of characters tried at every one cost 22 M)
 _ROOTED = (re.compile(r"/[^\s'\";&|()<>`]*"), re.compile(r"~[^\s'\";&|()<>`]*"))
