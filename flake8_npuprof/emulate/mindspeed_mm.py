@@ -36,7 +36,7 @@ import ast
 import json
 import os
 import re
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ..values.ops import C, U
 from ..values.yaml_config import digest
@@ -107,6 +107,23 @@ def parts_of(tree: ast.AST) -> Dict[str, ast.AST]:
     return out
 
 
+def shaped_parts(shapes: Dict[Tuple[str, str], Any], digest_of: Callable[[str, ast.AST], str],
+                 module_of: Callable[[str], Any]) -> Optional[Dict[str, Dict[str, ast.AST]]]:
+    """The parts (parts_of) of each file `shapes` names, by its path under the project; None unless every part it
+    names is there with one of the digests it holds (digest_of) and every file is read."""
+    parts: Dict[str, Dict[str, ast.AST]] = {}
+    for rel in {f for f, _ in shapes}:
+        module = module_of(rel)
+        if module is None or module.tree is None:
+            return None
+        parts[rel] = parts_of(module.tree)
+    for (rel, name), digests in shapes.items():
+        node = parts[rel].get(name)
+        if node is None or digest_of(name, node) not in digests:
+            return None
+    return parts
+
+
 def _switch_ifs(func: ast.AST) -> List[ast.If]:
     """train()'s `if os.getenv('OOTB_OPTIMIZER_PROFILING', ...)` statements, in order."""
     return sorted((n for n in ast.walk(func) if isinstance(n, ast.If) and any(
@@ -157,16 +174,10 @@ def recognise(ls, lookup) -> Optional[Code]:
     if _imports(training.tree, "mindspeed_mm.tools.profiler", "Profiler") is None or \
             _imports(training.tree, "mindspeed_mm.configs.config", "merge_mm_args") is None:
         return None
-    parts: Dict[str, Dict[str, ast.AST]] = {}
-    for rel in {f for f, _ in SHAPES}:
-        module = training if rel.endswith("training.py") else load(os.path.join(root, *rel.split("/")))
-        if module is None:
-            return None
-        parts[rel] = parts_of(module.tree)
-    for (rel, name), digests in SHAPES.items():
-        node = parts[rel].get(name)
-        if node is None or part_digest(name, node) not in digests:
-            return None
+    parts = shaped_parts(SHAPES, part_digest, lambda rel: training if rel.endswith("training.py") else
+                         load(os.path.join(root, *rel.split("/"))))
+    if parts is None:
+        return None
     code = _code(training.path, os.path.join(root, "mindspeed_mm", "tools", "profiler.py"),
                  parts["mindspeed_mm/training.py"], parts["mindspeed_mm/tools/profiler.py"])
     json_only = part_digest("MMConfig", parts["mindspeed_mm/configs/config.py"]["MMConfig"]) in JSON_ONLY

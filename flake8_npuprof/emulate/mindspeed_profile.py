@@ -28,7 +28,7 @@ import re
 from typing import Dict, List, Optional, Tuple
 
 from ..values.yaml_config import digest
-from .mindspeed_mm import parts_of
+from .mindspeed_mm import shaped_parts
 
 FACTS = ("mindspeed.profile_feature", "mindspeed.train_wrapper", "mindspeed.megatron_profile")
 
@@ -148,16 +148,9 @@ def recognise(ls, lookup) -> Optional[Code]:
     top = os.path.dirname(os.path.dirname(adaptor.path))
     if os.path.dirname(os.path.dirname(os.path.dirname(training.path))) != top:
         return None
-    parts: Dict[str, Dict[str, ast.AST]] = {}
-    for rel in {f for f, _ in SHAPES}:
-        module = load(os.path.join(top, *rel.split("/")))
-        if module is None or module.tree is None:
-            return None
-        parts[rel] = parts_of(module.tree)
-    for (rel, name), digests in SHAPES.items():
-        node = parts[rel].get(name)
-        if node is None or part_digest(name, node) not in digests:
-            return None
+    parts = shaped_parts(SHAPES, part_digest, lambda rel: load(os.path.join(top, *rel.split("/"))))
+    if parts is None:
+        return None
     if not _only_routes(top) or not _guarded(parts["megatron/training/training.py"]):
         return None
     return Code(top, parts)
