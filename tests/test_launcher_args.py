@@ -1722,3 +1722,13 @@ def test_a_tilde_after_an_array_element_or_an_append_word_is_expanded(tmp_path):
     # not known
     text = 'HOME=/h; i=3\npython3 t.py a+=~/x a[1]=~/x a[1]+=~/x a[$i]=~/x a["k"]=~/x a[[1]]=~/x a[1]b=~/x\n'
     assert _words(_walk(tmp_path, text))[-1][2:] == ["a+=/h/x", "a[1]=/h/x", "a[1]+=/h/x", HOLE, HOLE, HOLE, HOLE]
+
+
+def test_a_tilde_starting_a_default_word_or_a_pattern_is_not_kept_as_written(tmp_path):
+    # bash 5.2 (HOME=/h, A= B=b A2=/h/y): `${A:-~/x} "${A:-~/x}" "${A-~/x}" ${B:-~/x} ${A2#~} "${A2#~}" ${A2%~/y}
+    # ${A:-a~/x} ${A:-\~/x}` gave /h/x, ~/x, "", b, /y, /y, "", a~/x, ~/x: a default word that starts with a tilde
+    # prefix is expanded outside double quotes and kept inside them, and a pattern's is expanded in both; which quotes
+    # stand around the expansion is not looked for, so a default so taken, or such a pattern, is not known
+    text = 'HOME=/h; A=; B=b; A2=/h/y\npython3 t.py ${A:-~/x} "${A:-~/x}" "${A-~/x}" ${B:-~/x} ${A2#~} "${A2#~}" ' \
+        '"${A2%~/y}" ${A:-a~/x} ${A:-\\~/x}\n'
+    assert _words(_walk(tmp_path, text))[-1][2:] == [HOLE, HOLE, "", "b", HOLE, HOLE, HOLE, "a~/x", "~/x"]

@@ -289,11 +289,15 @@ class Expander(WalkState):
         value = self._value(m.group(1))
         word = self.expand(text, a + m.end(), b).text
         op = m.group(2)
+        # (a word starting with `~`: bash 5.2 expands its tilde prefix in a pattern, and in a default outside double
+        # quotes only; the quotes around the expansion are not known here)
+        tilde = text.startswith("~", a + m.end())
         if op in (":-", "-"):
             if value is None or HOLE in word and not value:
                 return None
-            return word if value == "" and (op == ":-" or self._unset(m.group(1))) else value
-        if value is None or HOLE in value or HOLE in word:
+            taken = value == "" and (op == ":-" or self._unset(m.group(1)))
+            return (None if tilde else word) if taken else value
+        if value is None or HOLE in value or HOLE in word or tilde:
             return None
         # a pattern: as fnmatch reads it (`*`, `?`, `[...]`); the shortest or longest match removed
         cuts = range(len(value) + 1) if op in ("#", "%") else range(len(value), -1, -1)
