@@ -589,6 +589,35 @@ def test_a_choices_name_another_module_names_is_not_read(capsys, project):
     assert out[-1].startswith("usable data: unknown")
 
 
+@pytest.mark.parametrize("where", ["features", "other"])
+def test_a_choice_another_call_adds_is_not_refused(capsys, project, where):
+    # MindSpeed-LLM c77308a1 defines --context-parallel-algo with choices megatron_cp_algo, hybrid_cp_algo and
+    # kvallgather_cp_algo, and its mamba feature adds mamba_cp_algo at start-up (add_parser_argument_choices_value,
+    # MindSpeed's, appends to the action's choices): its launchers' `--context-parallel-algo mamba_cp_algo` was said
+    # to stop the job. Another place of the project naming the option may change its choices: not said
+    adds = ('class LevelFeature:\n    def register_args(self, parser):\n'
+            '        self.add_parser_argument_choices_value(parser, "--profile-level", "Level1")\n')
+    if where == "features":
+        (project / "core" / "features.py").write_text(FEATURES + "\n\n" + adds)
+    else:
+        (project / "core" / "levels.py").write_text(adds)
+        (project / "core" / "training.py").write_text("import core.levels\n" + TRAINING)
+    out = _emulate(capsys, project, [{"level1": "Level1"}.get(a, a) for a in PROFILE])
+    assert out[-1].startswith("usable data: unknown")
+
+
+def test_a_refusal_is_not_said_where_the_project_imports_mindspeed_it_does_not_hold(capsys, project):
+    # MindSpeed registers its options into the same parser and adds choices to the project's (028de58c: ulysses_cp_algo
+    # and adaptive_cp_algo to --context-parallel-algo, alibi to --position-embedding-type, ...): MindSpeed-LLM's
+    # `--context-parallel-algo ulysses_cp_algo`, which its own choices lack, runs. Without MindSpeed's code in the
+    # project, no refusal is said
+    (project / "core" / "features.py").write_text(
+        "from mindspeed.features_manager.feature import MindSpeedFeature\n\n\n" +
+        FEATURES.replace("class ProfilingFeature:", "class ProfilingFeature(MindSpeedFeature):"))
+    out = _emulate(capsys, project, [{"level1": "Level1"}.get(a, a) for a in PROFILE])
+    assert out[-1].startswith("usable data: unknown")
+
+
 def test_a_refused_level_after_a_word_not_known_is_not_said(capsys, project):
     # the launcher's `$(cat extra)` may be `--`, after which the words are positionals (not the option's value)
     (project / "run.sh").write_text(LAUNCHER.replace('"$@"', '$(cat extra) "$@"'))

@@ -28,7 +28,7 @@ from .pinned import pin
 
 # the facts this module's claims rest on (data/sources.json; tests/test_audit.py holds them)
 FACTS = ("global_args.accessors", "global_args.arguments", "global_args.set_at_run_time", "global_args.adapters",
-         "global_args.pins")
+         "global_args.pins", "global_args.choices_added")
 MAX_MODULES = 512           # project modules read for the options they register (the script's imports, transitively)
 OTHER_RANK = -(10 ** 9)     # a rank no option names: what every rank not listed does
 
@@ -48,13 +48,13 @@ def follow(w, launch, ls, target, environ):
     namespace = _namespace(launch, ls, [m for m in modules if m.may_define_flags], frameworks, w.root)
     if namespace is None:
         return None
+    uses = tuple(sorted({parts[0] for m in [load(launch.script)] + modules if m is not None
+                         for level, parts in m.refs if not level and parts}))
     if len(frameworks) == 1:            # the release the project pins decides the defaults the launch does not pass
-        uses = tuple(sorted({parts[0] for m in [load(launch.script)] + modules if m is not None
-                             for level, parts in m.refs if not level and parts}))
         namespace.pin = pin(next(iter(frameworks)), launch.script, uses)
     where = os.path.relpath(module.path, os.path.dirname(launch.script)).replace(os.sep, "/")
     script = os.path.basename(launch.script)
-    refused = _refused(namespace, launch, modules)
+    refused = "" if _unheld(frameworks, uses, lookup, launch.script) else _refused(namespace, launch, modules)
     if refused:
         return Followed("no profiling", f"{where}, which {script} imports, builds torch_npu's profiler, but {refused}",
                         False, None, ())
@@ -105,6 +105,31 @@ def _adapter(namespace: Namespace) -> Optional[Tuple[str, bool]]:
     return None
 
 
+def _unheld(frameworks, uses: Tuple[str, ...], lookup, script: str) -> bool:
+    """Whether the project imports a package that registers options into the framework's parser (data/global_args.json
+    pins: MindSpeed) whose code it does not hold: such a package adds choices to the project's options at start-up
+    (MindSpeed 028de58c: add_parser_argument_choices_value, `action.choices = ...`) and defines some again, so no
+    refusal of a value is certain without it."""
+    packages = {part["package"] for fw in frameworks for part in K.pins(fw).values() if part.get("package")}
+    return any(lookup.module(script, 0, [p]) is None for p in packages if p in uses)
+
+
+def _named_elsewhere(own, modules: List[Module]) -> bool:
+    """Whether a place of the project other than the option's definitions names one of its option strings as a string
+    (`self.add_parser_argument_choices_value(parser, "--context-parallel-algo", "mamba_cp_algo")`, MindSpeed-LLM
+    c77308a1): its choices, or the option itself, may be changed there."""
+    import re
+    strings = {a.value for _, f in own for a in f.call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)
+               and a.value.startswith("-")}
+    for option in strings:
+        pattern = re.compile(r"""(['"])%s\1""" % re.escape(option))
+        written = sum(len(pattern.findall(m.src.text)) for m in {id(m): m for m in modules}.values())
+        if written > sum(1 for _, f in own if any(isinstance(a, ast.Constant) and a.value == option
+                                                  for a in f.call.args)):
+            return True
+    return False
+
+
 def _refused(namespace: Namespace, launch, modules: List[Module]) -> str:
     """Why argparse stops the job on a value the launch gives an option the project defines (once, or alike), which
     its definition refuses (launch_args.given_values: a choices= that does not hold it, a type= that raises on it),
@@ -118,6 +143,8 @@ def _refused(namespace: Namespace, launch, modules: List[Module]) -> str:
     from ..shell.parse import without_redirections
     words = list(without_redirections(launch.args))
     at = {id(w): k for k, w in enumerate(words)}
+    script = load(launch.script)
+    searched = modules + [script] if script is not None else modules
     found = []
     for dest, own in namespace.defs.items():
         g = namespace.given.get(dest)
@@ -126,7 +153,7 @@ def _refused(namespace: Namespace, launch, modules: List[Module]) -> str:
                 len({(definition_shape(f), ast.dump(choices_node(f) or ast.Constant(None))) for _, f in own}) > 1:
             continue
         k = at[id(g.word)]
-        if any(HOLE in w.text or w.text == "--" for w in words[:k]):
+        if any(HOLE in w.text or w.text == "--" for w in words[:k]) or _named_elsewhere(own, searched):
             continue
         module, flag = own[0]
         named = next((n.value.id for n in flag.call.keywords if n.arg == "choices" and isinstance(n.value, ast.Name)
