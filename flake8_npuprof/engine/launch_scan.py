@@ -1751,7 +1751,7 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
     after a blank, `=` or `(`, or one of _HEAD_WORDS starting a word; not after a `||` or `&&` inside `[[ ]]`, which
     joins tests, not commands), or a backtick after a `)` that closes no `$(` (a case pattern's: `` x)`echo $c`;; ``,
     whose output the walk runs); None where a line is over _LONG_LINE, or the lines searched hold more than
-    _SIGN_WORK of length times head signs (not known). first: the first alone."""
+    _SIGN_WORK of length times head signs (not known). first: the first alone (the callers ask whether there is one)."""
     if len(text) > _LONG_LINE and max(map(len, text.split("\n"))) > _LONG_LINE:
         return None     # (a `{` or `!` head inside a value reads on to the line's end again: time as its square)
     out: List[int] = []
@@ -1766,32 +1766,60 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
                 if first:
                     return out
             k = text.find(")`", k + 1)
-    text = "\n" + text                  # (the text's start: a line's)
     if "\\\n" in text:                  # (bash joins a `\\`-newline: `A=1 \\`, newline, `$c envx` is `A=1 $c envx`)
         text = text.replace("\\\n", "  ")
+    # (each line's heads and work are its own, a match holding no line break but its head's: the lines not searched
+    # before are searched together, then the text's are read from what each gave)
+    lines = text.split("\n")
+    distinct = set(lines)
+    work, heads = _by_line[0]
+    fresh = distinct.difference(work)
+    if len(work) + len(fresh) > MAX_CLEAN:
+        work, heads = _by_line[0] = ({}, {})    # (swapped whole: the server's threads scan too)
+        fresh = distinct
+    if fresh and not _search_lines(sorted(fresh), work, heads):
+        return None
+    if sum(map(work.__getitem__, lines)) > _SIGN_WORK:
+        return None
+    if not heads.keys().isdisjoint(distinct):
+        at = 0                          # (where each line starts, less one: its line break, with one put before the text)
+        for line in lines:
+            found = heads.get(line)
+            if found:
+                out.extend(at + h for h in found)
+            at += len(line) + 1
+    return sorted(set(out))[:1] if first else sorted(set(out))
+
+
+# the lines _heads_by_value has searched (each without its line break; kept while the process lives, as _clean is): the
+# work their search may take (length times head signs where _lines_by_value gives the line, else 0), and the heads of
+# those that have any (each from the line break before the line, in a text with one put before its start)
+_by_line: List[Tuple[Dict[str, int], Dict[str, Tuple[int, ...]]]] = [({}, {})]
+
+
+def _search_lines(fresh: List[str], work: Dict[str, int], heads: Dict[str, Tuple[int, ...]]) -> bool:
+    """Note the work and heads of these lines (_by_line), searched together (False, and none noted, where their work
+    is over _SIGN_WORK: so is any text's that holds them)."""
+    text = "\n" + "\n".join(fresh)
     search = _BY_VALUE_SIGN.search
-    at = work = 0
     lines: List[Tuple[int, int]] = []       # (start, end) of each line searched
-    exact = False       # (work counted sign by sign only once the lines' squares pass the bound: a line's signs are
-    # fewer than its characters, and counting them cost a quarter of this function over p130's settled launchers)
+    kept: Dict[int, int] = {}               # the work of each, by its start
     for start in _lines_by_value(text):     # (a match holds no line break but its head's: it is in its line)
         end = text.find("\n", start + 1)
         end = len(text) if end < 0 else end
-        if exact:
-            work += (end - start) * sum(text.count(c, start, end) for c in _SIGNS)
-        else:
-            work += (end - start) ** 2
-            if work > _SIGN_WORK:
-                exact = True
-                work = sum((b - a) * sum(text.count(c, a, b) for c in _SIGNS) for a, b in lines + [(start, end)])
-        if work > _SIGN_WORK:
-            return None
         lines.append((start, end))
+        kept[start] = (end - start) * sum(text.count(c, start, end) for c in _SIGNS)
+    if sum(kept.values()) > _SIGN_WORK:
+        return False
+    out: List[int] = []
+    at = 0
+    for start, end in lines:
         m = search(text, max(at, start), end)
         while m:
             at = m.start("at")
             c, before = text[at], text[at - 1] if at else ""
-            if c == "\n" and before == "\\" or c == "(" and before and before in "(=" or \
+            # (a line break is a head's: no `\\`-newline is left, each joined; here the line before it is any other)
+            if c == "(" and before and before in "(=" or \
                     c == "`" and not (before and before in "=(" or before.isspace()):
                 at += 1                     # (no head there: looked on from the next character, as a search does)
                 m = search(text, at, end)
@@ -1802,32 +1830,37 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
                 m = search(text, at, end)
                 continue
             out.append(m.end() - 2)         # (the `$` or backtick, less the line break put before the text)
-            if first:
-                return out
             at = m.end()
             m = search(text, at, end)
     # the heads led by a keyword, in those lines alone (_lines_by_value gives each line one holds: its `$` or backtick
     # follows a blank, and the keyword or an assignment's `=` stands before it), joined: each keeps the line break
     # before it and is followed by one or by the end, as in the text (finding each keyword in the whole text, and
     # looking at each place, cost 17M over the 166 texts p130's launchers scan)
-    if not lines:
-        return sorted(set(out))
-    within = "".join([text[a:b] for a, b in lines])
-    starts = list(accumulate([b - a for a, b in lines], initial=0))     # (where each line starts in `within`)
-    match = _AFTER_HEAD_WORD.match
-    for word in _HEAD_WORDS:            # (`then $c`: a word that starts none, `undo $c`, no head)
-        n = len(word)
-        k = within.find(word)
-        while k >= 0:
-            if within[k + n:k + n + 1] in (" ", "\t") and not (within[k - 1].isalnum() or within[k - 1] == "_"):
-                m = match(within, k + n + 1)
-                if m:
-                    i = bisect.bisect_right(starts, k) - 1
-                    out.append(m.end() - 2 - starts[i] + lines[i][0])
-                    if first:
-                        return out
-            k = within.find(word, k + 1)
-    return sorted(set(out))
+    if lines:
+        within = "".join([text[a:b] for a, b in lines])
+        starts = list(accumulate([b - a for a, b in lines], initial=0))     # (where each line starts in `within`)
+        match = _AFTER_HEAD_WORD.match
+        for word in _HEAD_WORDS:            # (`then $c`: a word that starts none, `undo $c`, no head)
+            n = len(word)
+            k = within.find(word)
+            while k >= 0:
+                if within[k + n:k + n + 1] in (" ", "\t") and not (within[k - 1].isalnum() or within[k - 1] == "_"):
+                    m = match(within, k + n + 1)
+                    if m:
+                        i = bisect.bisect_right(starts, k) - 1
+                        out.append(m.end() - 2 - starts[i] + lines[i][0])
+                k = within.find(word, k + 1)
+    # each line's share, from its line break (the text's lines, each after one, start where the lines of `fresh` do)
+    breaks = list(accumulate([len(line) + 1 for line in fresh], initial=0))
+    found: Dict[int, List[int]] = {}
+    for h in out:
+        i = bisect.bisect_right(breaks, h) - 1
+        found.setdefault(i, []).append(h - breaks[i])
+    for i, line in enumerate(fresh):
+        work[line] = kept.get(breaks[i], 0)
+        if i in found:
+            heads[line] = tuple(found[i])
+    return True
 
 
 # what stands before the `"?[$`]` that ends a match of _BY_VALUE: a blank or a head's character (found by a search led
