@@ -259,9 +259,9 @@ def _lead(pattern: "re.Pattern[str]") -> str:
 _WRITTEN = re.compile(r"\\[^\w]|[^\\\[\](){}.?*+|^$]")
 
 
-def _computed(text: str) -> Optional[str]:
-    """The first of _COMPUTED's in the text (`set --` only where a word starts), or None."""
-    lines = text.split("\n")
+def _computed(text: str, lines: Optional[List[str]] = None) -> Optional[str]:
+    """The first of _COMPUTED's in the text (`set --` only where a word starts), or None (lines: the text's, if split)."""
+    lines = text.split("\n") if lines is None else lines
     fresh = [line for line in lines[1:] if line not in _clean]
     local = text if len(fresh) == len(lines) - 1 else "\n".join([lines[0], *fresh])
     found = _first_computed(local, _IN_LINES)
@@ -279,11 +279,12 @@ def _computed(text: str) -> Optional[str]:
 def _unfollowed(text: str) -> str:
     """Why the scan cannot follow a text (without its comment lines) for what it reads in it alone, before any other
     question ("": it can): a line over the bound, a computed name, a path cut by a pattern."""
-    if len(text) > _LONG_LINE and max(map(len, text.split("\n"))) > _LONG_LINE:
+    lines = text.split("\n")          # (_computed's too)
+    if len(text) > _LONG_LINE and max(map(len, lines)) > _LONG_LINE:
         # (the questions of a word below read its command back to its start: on one line of 20,000 `. ` that took
         # 2.8 s, as the square of the line; the zoos' 4,110 launchers hold two lines over the bound, 2,202 each)
         return f"a line over {_LONG_LINE:,} characters"
-    computed = _computed(text)
+    computed = _computed(text, lines)
     if computed:
         return f"a computed name ({computed.strip()})"
     module = _MODULE_OPTION.search(text) if "--mo" in text else None
@@ -1755,7 +1756,8 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
     joins tests, not commands), or a backtick after a `)` that closes no `$(` (a case pattern's: `` x)`echo $c`;; ``,
     whose output the walk runs); None where a line is over _LONG_LINE, or the lines searched hold more than
     _SIGN_WORK of length times head signs (not known). first: the first alone (the callers ask whether there is one)."""
-    if len(text) > _LONG_LINE and max(map(len, text.split("\n"))) > _LONG_LINE:
+    lines = text.split("\n")
+    if len(text) > _LONG_LINE and max(map(len, lines)) > _LONG_LINE:
         return None     # (a `{` or `!` head inside a value reads on to the line's end again: time as its square)
     out: List[int] = []
     k = text.find(")`")
@@ -1771,9 +1773,9 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
             k = text.find(")`", k + 1)
     if "\\\n" in text:                  # (bash joins a `\\`-newline: `A=1 \\`, newline, `$c envx` is `A=1 $c envx`)
         text = text.replace("\\\n", "  ")
+        lines = text.split("\n")
     # (each line's heads and work are its own, a match holding no line break but its head's: the lines not searched
     # before are searched together, then the text's are read from what each gave)
-    lines = text.split("\n")
     distinct = set(lines)
     work, heads = _by_line[0]
     fresh = distinct.difference(work)
@@ -1859,10 +1861,10 @@ def _search_lines(fresh: List[str], work: Dict[str, int], heads: Dict[str, Tuple
     for h in out:
         i = bisect.bisect_right(breaks, h) - 1
         found.setdefault(i, []).append(h - breaks[i])
-    for i, line in enumerate(fresh):
-        work[line] = kept.get(breaks[i], 0)
+    for i, piece in enumerate(fresh):
+        work[piece] = kept.get(breaks[i], 0)
         if i in found:
-            heads[line] = tuple(found[i])
+            heads[piece] = tuple(found[i])
     return True
 
 
