@@ -260,7 +260,7 @@ _WRITTEN = re.compile(r"\\[^\w]|[^\\\[\](){}.?*+|^$]")
 
 
 def _computed(text: str, lines: Optional[List[str]] = None) -> Optional[str]:
-    """The first of _COMPUTED's in the text (`set --` only where a word starts), or None (lines: the text's, if split)."""
+    """The first of _COMPUTED's in the text (`set --` only where a word starts), or None (lines: the text's split)."""
     lines = text.split("\n") if lines is None else lines
     fresh = [line for line in lines[1:] if line not in _clean]
     local = text if len(fresh) == len(lines) - 1 else "\n".join([lines[0], *fresh])
@@ -1787,7 +1787,7 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
     if sum(map(work.__getitem__, lines)) > _SIGN_WORK:
         return None
     if not heads.keys().isdisjoint(distinct):
-        at = 0                          # (where each line starts, less one: its line break, with one put before the text)
+        at = 0                          # (where each line starts, less one: its line break, one put before the text)
         for line in lines:
             found = heads.get(line)
             if found:
