@@ -115,7 +115,9 @@ _COMMENT = re.compile(r"\n[ \t]*#[^\n]*")
 # deepspeed's --module (or an abbreviation its argparse takes: `--mo`, `--modu=`): it runs the module as `python -m`
 # (shell/deepspeed.py), a script no `.py` word or `-m` names
 # (a `\` after it too: `--module\`, newline, `  trainer` is bash's `--module trainer`)
-_MODULE_OPTION = re.compile(r"""(?<![\w-])--mo(?:d(?:u(?:le?)?)?)?(?=[=\s;&|)'"\\]|$)""")
+# (led by the `--mo`, what stands before it looked at there: led by the lookbehind, it was tried at every character,
+# 5.8M over the 145 texts p130's settled launchers scan, where `--mode`, `--model_dir` hold `--mo`)
+_MODULE_OPTION = re.compile(r"""--mo(?<![\w-]--mo)(?:d(?:u(?:le?)?)?)?(?=[=\s;&|)'"\\]|$)""")
 # a word from the root or a home folder, each led by its character; found as one search of `[/~]...` finds them
 # (_leftmost: a set of characters tried at every one cost 22 M)
 _ROOTED = (re.compile(r"/[^\s'\";&|()<>`]*"), re.compile(r"~[^\s'\";&|()<>`]*"))
@@ -148,6 +150,7 @@ _NAME_BEFORE = re.compile(r"([\w.:-]+)[ \t]*$")      # (searched by _name_before
 _LOOP_WORDS = tuple((w[:2] if w.startswith("do") else w, re.compile(r"(%s)(?=$|[\s;&|(])" % w, re.M))
                     for w in ("for", "while", "until", "select", "do(?:ne)?"))     # (each with what it starts with)
 _DOTS = re.compile(r"\.\.+")                            # `..` (not `...`)
+_ENDS = b"\n;&|()`"                 # (each ends a command, counted one: _Text's stretches, in bytes)
 # a loop the walk runs once per argument (shell/control.Walk._evaluated): over `$*`/`$@`, `for x` alone, a `while` that
 # tests `$1`/`$#` or runs getopts; any other loop body is walked once
 _OVER_ARGS = re.compile(r"\$\{?[@*1#]|getopts")
@@ -256,9 +259,9 @@ def _lead(pattern: "re.Pattern[str]") -> str:
 _WRITTEN = re.compile(r"\\[^\w]|[^\\\[\](){}.?*+|^$]")
 
 
-def _computed(text: str) -> Optional[str]:
-    """The first of _COMPUTED's in the text (`set --` only where a word starts), or None."""
-    lines = text.split("\n")
+def _computed(text: str, lines: Optional[List[str]] = None) -> Optional[str]:
+    """The first of _COMPUTED's in the text (`set --` only where a word starts), or None (lines: the text's split)."""
+    lines = text.split("\n") if lines is None else lines
     fresh = [line for line in lines[1:] if line not in _clean]
     local = text if len(fresh) == len(lines) - 1 else "\n".join([lines[0], *fresh])
     found = _first_computed(local, _IN_LINES)
@@ -276,11 +279,12 @@ def _computed(text: str) -> Optional[str]:
 def _unfollowed(text: str) -> str:
     """Why the scan cannot follow a text (without its comment lines) for what it reads in it alone, before any other
     question ("": it can): a line over the bound, a computed name, a path cut by a pattern."""
-    if len(text) > _LONG_LINE and max(map(len, text.split("\n"))) > _LONG_LINE:
+    lines = text.split("\n")          # (_computed's too)
+    if len(text) > _LONG_LINE and max(map(len, lines)) > _LONG_LINE:
         # (the questions of a word below read its command back to its start: on one line of 20,000 `. ` that took
         # 2.8 s, as the square of the line; the zoos' 4,110 launchers hold two lines over the bound, 2,202 each)
         return f"a line over {_LONG_LINE:,} characters"
-    computed = _computed(text)
+    computed = _computed(text, lines)
     if computed:
         return f"a computed name ({computed.strip()})"
     module = _MODULE_OPTION.search(text) if "--mo" in text else None
@@ -568,15 +572,15 @@ class _Text:
         open_bodies: List[int] = []
         # (each searched in a stretch only where the text has one: most have no `..`, many no dirname)
         dots, dirname = ".." in text, "dirname" in text
-        # (each of `\n;&|()`` counted where the text has it: a search for a character that is not there costs little,
-        # a count goes through the whole stretch)
-        ends = [c for c in "\n;&|()`" if c in text]
+        # (`\n;&|()`` counted at once in a stretch: its length less what is left with them taken out, of the text as
+        # bytes, one a character (`?` for one not ASCII); seven counts went through it seven times, 5.5M over the 145
+        # texts p130's settled launchers scan)
+        data = text.encode("ascii", "replace")
         for where, what, body in marks:
             k = 2 * depth + (inside > 0)
             commands = levels = 0           # (none in an empty stretch: one mark right after another)
             if where > at:
-                for c in ends:
-                    commands += text.count(c, at, where)
+                commands = where - at - len(data[at:where].translate(None, _ENDS))
                 if dots:
                     unread = len(self.unread_values)
                     levels = self._dots(text, at, where)
@@ -1751,8 +1755,9 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
     after a blank, `=` or `(`, or one of _HEAD_WORDS starting a word; not after a `||` or `&&` inside `[[ ]]`, which
     joins tests, not commands), or a backtick after a `)` that closes no `$(` (a case pattern's: `` x)`echo $c`;; ``,
     whose output the walk runs); None where a line is over _LONG_LINE, or the lines searched hold more than
-    _SIGN_WORK of length times head signs (not known). first: the first alone."""
-    if len(text) > _LONG_LINE and max(map(len, text.split("\n"))) > _LONG_LINE:
+    _SIGN_WORK of length times head signs (not known). first: the first alone (the callers ask whether there is one)."""
+    lines = text.split("\n")
+    if len(text) > _LONG_LINE and max(map(len, lines)) > _LONG_LINE:
         return None     # (a `{` or `!` head inside a value reads on to the line's end again: time as its square)
     out: List[int] = []
     k = text.find(")`")
@@ -1766,32 +1771,60 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
                 if first:
                     return out
             k = text.find(")`", k + 1)
-    text = "\n" + text                  # (the text's start: a line's)
     if "\\\n" in text:                  # (bash joins a `\\`-newline: `A=1 \\`, newline, `$c envx` is `A=1 $c envx`)
         text = text.replace("\\\n", "  ")
+        lines = text.split("\n")
+    # (each line's heads and work are its own, a match holding no line break but its head's: the lines not searched
+    # before are searched together, then the text's are read from what each gave)
+    distinct = set(lines)
+    work, heads = _by_line[0]
+    fresh = distinct.difference(work)
+    if len(work) + len(fresh) > MAX_CLEAN:
+        work, heads = _by_line[0] = ({}, {})    # (swapped whole: the server's threads scan too)
+        fresh = distinct
+    if fresh and not _search_lines(sorted(fresh), work, heads):
+        return None
+    if sum(map(work.__getitem__, lines)) > _SIGN_WORK:
+        return None
+    if not heads.keys().isdisjoint(distinct):
+        at = 0                          # (where each line starts, less one: its line break, one put before the text)
+        for line in lines:
+            found = heads.get(line)
+            if found:
+                out.extend(at + h for h in found)
+            at += len(line) + 1
+    return sorted(set(out))[:1] if first else sorted(set(out))
+
+
+# the lines _heads_by_value has searched (each without its line break; kept while the process lives, as _clean is): the
+# work their search may take (length times head signs where _lines_by_value gives the line, else 0), and the heads of
+# those that have any (each from the line break before the line, in a text with one put before its start)
+_by_line: List[Tuple[Dict[str, int], Dict[str, Tuple[int, ...]]]] = [({}, {})]
+
+
+def _search_lines(fresh: List[str], work: Dict[str, int], heads: Dict[str, Tuple[int, ...]]) -> bool:
+    """Note the work and heads of these lines (_by_line), searched together (False, and none noted, where their work
+    is over _SIGN_WORK: so is any text's that holds them)."""
+    text = "\n" + "\n".join(fresh)
     search = _BY_VALUE_SIGN.search
-    at = work = 0
     lines: List[Tuple[int, int]] = []       # (start, end) of each line searched
-    exact = False       # (work counted sign by sign only once the lines' squares pass the bound: a line's signs are
-    # fewer than its characters, and counting them cost a quarter of this function over p130's settled launchers)
+    kept: Dict[int, int] = {}               # the work of each, by its start
     for start in _lines_by_value(text):     # (a match holds no line break but its head's: it is in its line)
         end = text.find("\n", start + 1)
         end = len(text) if end < 0 else end
-        if exact:
-            work += (end - start) * sum(text.count(c, start, end) for c in _SIGNS)
-        else:
-            work += (end - start) ** 2
-            if work > _SIGN_WORK:
-                exact = True
-                work = sum((b - a) * sum(text.count(c, a, b) for c in _SIGNS) for a, b in lines + [(start, end)])
-        if work > _SIGN_WORK:
-            return None
         lines.append((start, end))
+        kept[start] = (end - start) * sum(text.count(c, start, end) for c in _SIGNS)
+    if sum(kept.values()) > _SIGN_WORK:
+        return False
+    out: List[int] = []
+    at = 0
+    for start, end in lines:
         m = search(text, max(at, start), end)
         while m:
             at = m.start("at")
             c, before = text[at], text[at - 1] if at else ""
-            if c == "\n" and before == "\\" or c == "(" and before and before in "(=" or \
+            # (a line break is a head's: no `\\`-newline is left, each joined; here the line before it is any other)
+            if c == "(" and before and before in "(=" or \
                     c == "`" and not (before and before in "=(" or before.isspace()):
                 at += 1                     # (no head there: looked on from the next character, as a search does)
                 m = search(text, at, end)
@@ -1802,32 +1835,37 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
                 m = search(text, at, end)
                 continue
             out.append(m.end() - 2)         # (the `$` or backtick, less the line break put before the text)
-            if first:
-                return out
             at = m.end()
             m = search(text, at, end)
     # the heads led by a keyword, in those lines alone (_lines_by_value gives each line one holds: its `$` or backtick
     # follows a blank, and the keyword or an assignment's `=` stands before it), joined: each keeps the line break
     # before it and is followed by one or by the end, as in the text (finding each keyword in the whole text, and
     # looking at each place, cost 17M over the 166 texts p130's launchers scan)
-    if not lines:
-        return sorted(set(out))
-    within = "".join([text[a:b] for a, b in lines])
-    starts = list(accumulate([b - a for a, b in lines], initial=0))     # (where each line starts in `within`)
-    match = _AFTER_HEAD_WORD.match
-    for word in _HEAD_WORDS:            # (`then $c`: a word that starts none, `undo $c`, no head)
-        n = len(word)
-        k = within.find(word)
-        while k >= 0:
-            if within[k + n:k + n + 1] in (" ", "\t") and not (within[k - 1].isalnum() or within[k - 1] == "_"):
-                m = match(within, k + n + 1)
-                if m:
-                    i = bisect.bisect_right(starts, k) - 1
-                    out.append(m.end() - 2 - starts[i] + lines[i][0])
-                    if first:
-                        return out
-            k = within.find(word, k + 1)
-    return sorted(set(out))
+    if lines:
+        within = "".join([text[a:b] for a, b in lines])
+        starts = list(accumulate([b - a for a, b in lines], initial=0))     # (where each line starts in `within`)
+        match = _AFTER_HEAD_WORD.match
+        for word in _HEAD_WORDS:            # (`then $c`: a word that starts none, `undo $c`, no head)
+            n = len(word)
+            k = within.find(word)
+            while k >= 0:
+                if within[k + n:k + n + 1] in (" ", "\t") and not (within[k - 1].isalnum() or within[k - 1] == "_"):
+                    m = match(within, k + n + 1)
+                    if m:
+                        i = bisect.bisect_right(starts, k) - 1
+                        out.append(m.end() - 2 - starts[i] + lines[i][0])
+                k = within.find(word, k + 1)
+    # each line's share, from its line break (the text's lines, each after one, start where the lines of `fresh` do)
+    breaks = list(accumulate([len(line) + 1 for line in fresh], initial=0))
+    found: Dict[int, List[int]] = {}
+    for h in out:
+        i = bisect.bisect_right(breaks, h) - 1
+        found.setdefault(i, []).append(h - breaks[i])
+    for i, piece in enumerate(fresh):
+        work[piece] = kept.get(breaks[i], 0)
+        if i in found:
+            heads[piece] = tuple(found[i])
+    return True
 
 
 # what stands before the `"?[$`]` that ends a match of _BY_VALUE: a blank or a head's character (found by a search led
