@@ -71,7 +71,7 @@ import stat
 from itertools import accumulate, chain, compress, count, repeat
 from operator import add, contains
 from types import ModuleType
-from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from ..checks.shell_scan import JOINED, JOINED_SEARCHES, Gated, may_have_setups as _may_have_setups, may_start
 from ..shell.state import MAX_COMMANDS, MAX_SOURCED
@@ -169,7 +169,8 @@ _COMPUTED_PART = re.compile(r"[$`*?\[]")
 _VARIABLE_HEAD = re.compile(r"\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})")   # (a head by value that is one variable)
 _EXPANDED_END = re.compile(r"\$(?:\w+|[@*#?!$-]|\{[^}]*\}|\([^)]*\))|`[^`]*`")
 
-_regions: Dict[str, Tuple[Dict[str, int], "_Listing"]] = {}     # folder -> (folder mtimes, its files by name)
+# folder -> (folder mtimes, its files by name, the check run's memo of times it was last found the same under, if any)
+_regions: Dict[str, Tuple[Dict[str, int], "_Listing", Optional[Dict[str, Any]]]] = {}
 _refused: Set[str] = set()                                               # folders over MAX_ENTRIES
 
 
@@ -3204,18 +3205,32 @@ def _word_start(text: str, at: int) -> int:
 def _modules(modules: Set[str], region: str, found: "_Listing") -> List[str]:
     """The files `python -m` can start for these modules: below the region (any folder may be the search path's)
     or in a folder above it (project.search_path goes up to a package's top and a project's root)."""
-    out = []
+    out: List[str] = []
+    if not modules:
+        return out
+    above = []                          # the folders above the region, nearest first
+    folder = region
+    while True:
+        folder = os.path.dirname(folder)
+        above.append(folder)
+        if os.path.dirname(folder) == folder:
+            break
     for module in modules:
         parts = module.split(".")
+        # (a tail in a folder with no folder of its first part, `torch/` of torch.distributed.launch, is no file there:
+        # one look at that folder, what the answer then rests on, for each of its tails; most are not there)
+        heads: Dict[str, bool] = {}
         for tail in (os.sep.join(parts) + ".py", os.sep.join(parts + ["__init__.py"])):
             out += [p for p in found.get(tail.rpartition(os.sep)[2], ()) if p.endswith(os.sep + tail)]
-            folder = region
-            while True:
-                folder = os.path.dirname(folder)
+            for folder in above:
+                if os.sep in tail:
+                    there = heads.get(folder)
+                    if there is None:
+                        there = heads[folder] = observed.note_once(os.path.join(folder, parts[0]))[0] == "dir"
+                    if not there:
+                        continue
                 if observed.note_once(os.path.join(folder, tail))[0] == "file":
                     out.append(os.path.join(folder, tail))
-                if os.path.dirname(folder) == folder:
-                    break
     return out
 
 
@@ -3251,7 +3266,12 @@ def _listing(region: str) -> Optional[_Listing]:
     if region in _refused:
         return None                     # (walked then: a region that grows past the bound is not listed again)
     kept = _regions.get(region)
-    if kept is not None and all(_mtime(d) == t for d, t in kept[0].items()):
+    run = observed.this_run("time")
+    # (in a check run a folder's time, once looked at, stays what it was: a listing made or found the same in this
+    # run is not looked at again, folder by folder, by each launcher of its project)
+    if kept is not None and (run is not None and kept[2] is run or all(_mtime(d) == t for d, t in kept[0].items())):
+        if run is not None and kept[2] is not run:
+            _regions[region] = (kept[0], kept[1], run)
         observed.listed(kept[0])     # (a cached check rests on the names they hold: source/observed.py)
         return kept[1]
     folders: Dict[str, int] = {}
@@ -3277,7 +3297,7 @@ def _listing(region: str) -> Optional[_Listing]:
             names.append((folder if folder.endswith(os.sep) else folder + os.sep, files))    # (as scandir joins them)
     if len(_regions) >= MAX_REGIONS:
         _regions.clear()
-    _regions[region] = (folders, _Listing(names))
+    _regions[region] = (folders, _Listing(names), run)
     observed.listed(folders)
     return _regions[region][1]
 
