@@ -1909,10 +1909,11 @@ def why_walked(text: str, path: str) -> str:
         return BY_VALUE if own.defined and own.by_value() is None else ""
     if _linked(os.path.dirname(launcher)):
         return "a linked folder on its path"    # (`../x.py` is found through the link's target, not listed)
-    why = _absolute({launcher: own}, _up(os.path.dirname(launcher), levels), levels,
-                    _held({launcher: own}, own.defined))
+    own_held = _held({launcher: own}, own.defined)
+    why = _absolute({launcher: own}, _up(os.path.dirname(launcher), levels), levels, own_held)
     if why:
         return why
+    rounds_alone = rounds
     while True:
         region = _up(os.path.dirname(launcher), levels)
         found = _listing(region)
@@ -1930,7 +1931,8 @@ def why_walked(text: str, path: str) -> str:
                 texts[p] = t.counted()
         # a loop body runs once per argument (a `while` over them up to two more); a function body as often as its
         # calls walk it (_weights), else _times' bound
-        rounds = _args(texts, launcher, edges)
+        # (the launcher alone, as read before: what _args found then)
+        rounds = rounds_alone if len(texts) == 1 and texts[launcher] is own else _args(texts, launcher, edges)
         if rounds is None:
             return "a function or a file given a variable's words loops over them"
         own_rounds = _own_rounds(texts, launcher, edges)
@@ -1970,7 +1972,7 @@ def why_walked(text: str, path: str) -> str:
         return "a `..` a function is given"     # (its `cd $1` may go up: the `..` was not counted, _Text._dots)
     if any(not _read_once(name, texts, launcher, functions) for t in texts.values() for name in t.dot_values):
         return "a `..` in a value read more than once"      # (`UP=..` counted once: `cd $UP; cd $UP` goes up twice)
-    held = _held(texts, functions)
+    held = dict(own_held) if len(texts) == 1 and texts[launcher] is own else _held(texts, functions)
     for p, t in texts.items():          # an argument of a function: what `f /data` passes may be its `cd $1`
         passed = [(literal, whole) for literal, whole, before in t.arguments if before & functions]
         if passed:
