@@ -1890,7 +1890,8 @@ def why_walked(text: str, path: str) -> str:
     # what the files it follows can only add to, decided before any listing: its own commands, its absolute paths
     own = texts[launcher]
     levels = min(sum(own.levels), MAX_LEVELS)       # (at least those it writes itself)
-    height = _cd_height(own, os.path.dirname(launcher)) if sum(own.levels) else None
+    home = os.path.dirname(launcher)                # (its folder, made once: os.path's functions are Python's)
+    height = _cd_height(own, home) if sum(own.levels) else None
     if height is not None:
         levels = height
     rounds = _args({launcher: own}, launcher)
@@ -1907,15 +1908,15 @@ def why_walked(text: str, path: str) -> str:
         # it names no script, module or file to follow: none can be started wherever it goes (its commands, counted
         # above, are all it walks, unless a call is by a value)
         return BY_VALUE if own.defined and own.by_value() is None else ""
-    if _linked(os.path.dirname(launcher)):
+    if _linked(home):
         return "a linked folder on its path"    # (`../x.py` is found through the link's target, not listed)
     own_held = _held({launcher: own}, own.defined)
-    why = _absolute({launcher: own}, _up(os.path.dirname(launcher), levels), levels, own_held)
+    region = _up(home, levels)
+    why = _absolute({launcher: own}, region, levels, own_held)
     if why:
         return why
     rounds_alone = rounds
     while True:
-        region = _up(os.path.dirname(launcher), levels)
         found = _listing(region)
         if found is None:
             return "a folder link or too many files above it"
@@ -1960,6 +1961,7 @@ def why_walked(text: str, path: str) -> str:
         if need <= levels:
             break
         levels = need
+        region = _up(home, levels)
     for t in texts.values():
         if t.links and os.path.realpath(t.path) != t.path:
             return "`readlink -f`/`realpath` of a linked file"
@@ -2020,7 +2022,7 @@ def why_walked(text: str, path: str) -> str:
                                     for p in (found.get(name, ()) if whole else _named(found, name))
                                     if not tail or p.endswith(tail)))
     candidates += _modules({m for p, t in texts.items() if p in own_shell for m in t.modules}, region, found)
-    why = next((f"{os.path.relpath(p, os.path.dirname(launcher))} may hold a setup"
+    why = next((f"{os.path.relpath(p, home)} may hold a setup"
                 for p in candidates if _may_have_setups(p)), "")
     if why and len(texts) == 1 and _lost_first(own, launcher):
         why = ""                        # (the walk has no folder where it names them: _lost_first)
