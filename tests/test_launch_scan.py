@@ -3025,3 +3025,18 @@ def test_a_module_deepspeed_runs_walks_the_launcher(tmp_path, word, why, monkeyp
     line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at) - 1
     assert found == ([("NPP108", line, col), ("NPP101", line, col + 1)] if why else [])
     _settled_or_as_walked(path, text, why, monkeypatch)
+
+
+def test_unread_in_is_kept_by_text_and_name(monkeypatch):
+    """_unread_in is asked of the same file by each launcher that follows it (and of a launcher's text by its reading
+    and by why_walked): the answer is kept by text and name, and it is the same."""
+    from flake8_npuprof.engine import launch_scan
+    asked = []
+    of = launch_scan._unread_in_of
+    monkeypatch.setattr(launch_scan, "_unread_in_of", lambda text, name: asked.append(name) or of(text, name))
+    monkeypatch.setattr(launch_scan, "_unreads", {})
+    text = "UP=../x\nexport UP=..\n"
+    assert launch_scan._unread_in(text, "UP") and launch_scan._unread_in(text, "UP")
+    assert not launch_scan._unread_in(text + "cd $UP\n", "UP")
+    assert not launch_scan._unread_in(text + "eval x\n", "UP")
+    assert asked == ["UP", "UP", "UP"]
