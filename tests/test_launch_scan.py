@@ -1035,6 +1035,60 @@ def test_a_folder_above_a_region_over_the_bound_is_not_listed(tmp_path, monkeypa
     assert launch_scan._listing(str(tmp_path / "zoo" / "b")) is not None     # (kept: not above it)
 
 
+def test_a_listing_found_the_same_in_a_check_run_is_not_looked_at_again(tmp_path, monkeypatch):
+    """In a check run (observed.one_run) a folder's time stays the one first seen: a region listed in the run is not
+    looked at again, folder by folder, by the next launcher of its project; outside a run, or in the next, it is."""
+    from flake8_npuprof.engine import launch_scan
+    from flake8_npuprof.source import observed
+    region = tmp_path / "proj"
+    (region / "test").mkdir(parents=True)
+    (region / "train.py").write_text("")
+    asked = []
+    mtime = launch_scan._mtime
+    monkeypatch.setattr(launch_scan, "_mtime", lambda folder: asked.append(folder) or mtime(folder))
+    with observed.one_run():
+        found = launch_scan._listing(str(region))
+        assert found is not None and found.get("train.py") == [str(region / "train.py")]
+        asked.clear()
+        with observed.recording() as rec:
+            assert launch_scan._listing(str(region)) is found
+        assert asked == []
+        assert rec.paths == {str(region): ("listing", mtime(str(region))),
+                             str(region / "test"): ("listing", mtime(str(region / "test")))}
+    assert launch_scan._listing(str(region)) is found
+    assert sorted(asked) == [str(region), str(region / "test")]         # (outside a run: every folder looked at)
+    (region / "eval.py").write_text("")
+    asked.clear()
+    with observed.one_run():
+        again = launch_scan._listing(str(region))
+        assert again is not found and again.get("eval.py") == [str(region / "eval.py")]     # (the folder changed)
+
+
+def test_a_module_above_the_region_is_looked_for_below_its_first_part(tmp_path):
+    """`python -m pkg.tool` may start pkg/tool.py (or pkg/tool/__init__.py) in any folder above the region: where a
+    folder holds no pkg, one look at pkg answers for both, and what a cached check rests on is that pkg is not there
+    (it becomes stale when pkg is made)."""
+    from flake8_npuprof.engine import launch_scan
+    from flake8_npuprof.source import observed
+    region = tmp_path / "zoo" / "proj"
+    region.mkdir(parents=True)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "tool.py").write_text("")
+    (tmp_path / "lone.py").write_text("")
+    found = launch_scan._listing(str(region))
+    assert launch_scan._modules({"pkg.tool"}, str(region), found) == [str(tmp_path / "pkg" / "tool.py")]
+    assert launch_scan._modules({"lone"}, str(region), found) == [str(tmp_path / "lone.py")]
+    with observed.recording() as rec:
+        assert launch_scan._modules({"other.tool"}, str(region), found) == []
+    assert rec.paths[str(tmp_path / "zoo" / "other")] == ("missing",)
+    assert str(tmp_path / "zoo" / "other" / "tool.py") not in rec.paths
+    assert observed.unchanged(rec.paths)
+    (tmp_path / "zoo" / "other").mkdir()
+    (tmp_path / "zoo" / "other" / "tool.py").write_text("")
+    assert not observed.unchanged(rec.paths)
+    assert launch_scan._modules({"other.tool"}, str(region), found) == [str(tmp_path / "zoo" / "other" / "tool.py")]
+
+
 def test_a_launcher_that_names_nothing_to_start_is_not_listed(project, tmp_path, monkeypatch):
     """With no script, module or file to follow named, where its `cd`s go decides nothing: the folders above it
     are not listed (a folder link there would have had it walked)."""
@@ -2971,3 +3025,18 @@ def test_a_module_deepspeed_runs_walks_the_launcher(tmp_path, word, why, monkeyp
     line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at) - 1
     assert found == ([("NPP108", line, col), ("NPP101", line, col + 1)] if why else [])
     _settled_or_as_walked(path, text, why, monkeypatch)
+
+
+def test_unread_in_is_kept_by_text_and_name(monkeypatch):
+    """_unread_in is asked of the same file by each launcher that follows it (and of a launcher's text by its reading
+    and by why_walked): the answer is kept by text and name, and it is the same."""
+    from flake8_npuprof.engine import launch_scan
+    asked = []
+    of = launch_scan._unread_in_of
+    monkeypatch.setattr(launch_scan, "_unread_in_of", lambda text, name: asked.append(name) or of(text, name))
+    monkeypatch.setattr(launch_scan, "_unreads", {})
+    text = "UP=../x\nexport UP=..\n"
+    assert launch_scan._unread_in(text, "UP") and launch_scan._unread_in(text, "UP")
+    assert not launch_scan._unread_in(text + "cd $UP\n", "UP")
+    assert not launch_scan._unread_in(text + "eval x\n", "UP")
+    assert asked == ["UP", "UP", "UP"]

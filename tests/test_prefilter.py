@@ -253,3 +253,20 @@ def test_a_named_setup_is_not_looked_for_again_as_torch_npus_config_path():
     torch = Spy("import torch_npu\nos.environ['PROF_CONFIG_PATH'] = '/tmp/p'\n")
     assert prefilter.might_configure_profiling(torch) and "PROF_CONFIG_PATH" in Spy.asked
     assert not prefilter.might_configure_profiling(Spy("# PROF_CONFIG_PATH, torch_npu\nx = 1\n"))
+
+
+def test_profiling_words_are_compiled_where_first_asked():
+    """Importing the prefilter for might_configure_profiling (a `check` of launchers asks it of the scripts they may
+    start) does not compile PROFILING_WORDS (3.6M instructions); asking for it, by attribute or `from` import, does."""
+    import subprocess
+    import sys
+    code = ("import flake8_npuprof.source.prefilter as p\n"
+            "assert 'PROFILING_WORDS' not in vars(p)\n"
+            "assert not p.might_configure_profiling('x = 1\\n')\n"
+            "assert 'PROFILING_WORDS' not in vars(p)\n"
+            "from flake8_npuprof.source.prefilter import PROFILING_WORDS\n"
+            "assert vars(p)['PROFILING_WORDS'] is PROFILING_WORDS is p.PROFILING_WORDS\n"
+            "assert PROFILING_WORDS.search('import profiler') and not PROFILING_WORDS.search('memory_profiler')\n"
+            "assert p.profiler_imports_by_name('m = importlib.import_module(\"torch_npu.profiler\")') == [14]\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

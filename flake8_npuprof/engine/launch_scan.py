@@ -71,7 +71,7 @@ import stat
 from itertools import accumulate, chain, compress, count, repeat
 from operator import add, contains
 from types import ModuleType
-from typing import Callable, Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
 
 from ..checks.shell_scan import JOINED, JOINED_SEARCHES, Gated, may_have_setups as _may_have_setups, may_start
 from ..shell.state import MAX_COMMANDS, MAX_SOURCED
@@ -172,7 +172,8 @@ _COMPUTED_PART = re.compile(r"[$`*?\[]")
 _VARIABLE_HEAD = re.compile(r"\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})")   # (a head by value that is one variable)
 _EXPANDED_END = re.compile(r"\$(?:\w+|[@*#?!$-]|\{[^}]*\}|\([^)]*\))|`[^`]*`")
 
-_regions: Dict[str, Tuple[Dict[str, int], "_Listing"]] = {}     # folder -> (folder mtimes, its files by name)
+# folder -> (folder mtimes, its files by name, the check run's memo of times it was last found the same under, if any)
+_regions: Dict[str, Tuple[Dict[str, int], "_Listing", Optional[Dict[str, Any]]]] = {}
 _refused: Set[str] = set()                                               # folders over MAX_ENTRIES
 
 
@@ -1927,7 +1928,8 @@ def why_walked(text: str, path: str) -> str:
     # what the files it follows can only add to, decided before any listing: its own commands, its absolute paths
     own = texts[launcher]
     levels = min(sum(own.levels), MAX_LEVELS)       # (at least those it writes itself)
-    height = _cd_height(own, os.path.dirname(launcher)) if sum(own.levels) else None
+    home = os.path.dirname(launcher)                # (its folder, made once: os.path's functions are Python's)
+    height = _cd_height(own, home) if sum(own.levels) else None
     if height is not None:
         levels = height
     rounds = _args({launcher: own}, launcher)
@@ -1944,14 +1946,15 @@ def why_walked(text: str, path: str) -> str:
         # it names no script, module or file to follow: none can be started wherever it goes (its commands, counted
         # above, are all it walks, unless a call is by a value)
         return BY_VALUE if own.defined and own.by_value() is None else ""
-    if _linked(os.path.dirname(launcher)):
+    if _linked(home):
         return "a linked folder on its path"    # (`../x.py` is found through the link's target, not listed)
-    why = _absolute({launcher: own}, _up(os.path.dirname(launcher), levels), levels,
-                    _held({launcher: own}, own.defined))
+    own_held = _held({launcher: own}, own.defined)
+    region = _up(home, levels)
+    why = _absolute({launcher: own}, region, levels, own_held)
     if why:
         return why
+    rounds_alone = rounds
     while True:
-        region = _up(os.path.dirname(launcher), levels)
         found = _listing(region)
         if found is None:
             return "a folder link or too many files above it"
@@ -1967,7 +1970,8 @@ def why_walked(text: str, path: str) -> str:
                 texts[p] = t.counted()
         # a loop body runs once per argument (a `while` over them up to two more); a function body as often as its
         # calls walk it (_weights), else _times' bound
-        rounds = _args(texts, launcher, edges)
+        # (the launcher alone, as read before: what _args found then)
+        rounds = rounds_alone if len(texts) == 1 and texts[launcher] is own else _args(texts, launcher, edges)
         if rounds is None:
             return "a function or a file given a variable's words loops over them"
         own_rounds = _own_rounds(texts, launcher, edges)
@@ -1995,6 +1999,7 @@ def why_walked(text: str, path: str) -> str:
         if need <= levels:
             break
         levels = need
+        region = _up(home, levels)
     for t in texts.values():
         if t.links and os.path.realpath(t.path) != t.path:
             return "`readlink -f`/`realpath` of a linked file"
@@ -2007,7 +2012,7 @@ def why_walked(text: str, path: str) -> str:
         return "a `..` a function is given"     # (its `cd $1` may go up: the `..` was not counted, _Text._dots)
     if any(not _read_once(name, texts, launcher, functions) for t in texts.values() for name in t.dot_values):
         return "a `..` in a value read more than once"      # (`UP=..` counted once: `cd $UP; cd $UP` goes up twice)
-    held = _held(texts, functions)
+    held = dict(own_held) if len(texts) == 1 and texts[launcher] is own else _held(texts, functions)
     for p, t in texts.items():          # an argument of a function: what `f /data` passes may be its `cd $1`
         passed = [(literal, whole) for literal, whole, before in t.arguments if before & functions]
         if passed:
@@ -2055,7 +2060,7 @@ def why_walked(text: str, path: str) -> str:
                                     for p in (found.get(name, ()) if whole else _named(found, name))
                                     if not tail or p.endswith(tail)))
     candidates += _modules({m for p, t in texts.items() if p in own_shell for m in t.modules}, region, found)
-    why = next((f"{os.path.relpath(p, os.path.dirname(launcher))} may hold a setup"
+    why = next((f"{os.path.relpath(p, home)} may hold a setup"
                 for p in candidates if _may_have_setups(p)), "")
     if why and len(texts) == 1 and _lost_first(own, launcher):
         why = ""                        # (the walk has no folder where it names them: _lost_first)
@@ -3173,7 +3178,23 @@ def _unread(text: str, name: str, start: int, at: int) -> bool:
 
 
 def _unread_in(text: str, name: str) -> bool:
-    """Whether a text mentions name only in assignments to it (_unread), and has no `${!` or `eval`."""
+    """Whether a text mentions name only in assignments to it (_unread), and has no `${!` or `eval`. (Kept by text and
+    name: a file the launchers of a project follow, env.sh, is asked of by each of them, as is a launcher's own text by
+    its reading and by why_walked: p130's 218 launchers asked 48 times of 22.)"""
+    key = (text, name)
+    known = _unreads.get(key)
+    if known is None:
+        if len(_unreads) >= 256:
+            _unreads.clear()
+        known = _unreads[key] = _unread_in_of(text, name)
+    return known
+
+
+_unreads: Dict[Tuple[str, str], bool] = {}
+
+
+def _unread_in_of(text: str, name: str) -> bool:
+    """_unread_in's answer, not kept."""
     if "${!" in text or _reads(text, name) or "eval" in text and re.compile(r"(?<![\w-])eval(?![\w-])").search(text):
         return False
     for k in _mentions(text, name):
@@ -3242,18 +3263,32 @@ def _word_start(text: str, at: int) -> int:
 def _modules(modules: Set[str], region: str, found: "_Listing") -> List[str]:
     """The files `python -m` can start for these modules: below the region (any folder may be the search path's)
     or in a folder above it (project.search_path goes up to a package's top and a project's root)."""
-    out = []
+    out: List[str] = []
+    if not modules:
+        return out
+    above = []                          # the folders above the region, nearest first
+    folder = region
+    while True:
+        folder = os.path.dirname(folder)
+        above.append(folder)
+        if os.path.dirname(folder) == folder:
+            break
     for module in modules:
         parts = module.split(".")
+        # (a tail in a folder with no folder of its first part, `torch/` of torch.distributed.launch, is no file there:
+        # one look at that folder, what the answer then rests on, for each of its tails; most are not there)
+        heads: Dict[str, bool] = {}
         for tail in (os.sep.join(parts) + ".py", os.sep.join(parts + ["__init__.py"])):
             out += [p for p in found.get(tail.rpartition(os.sep)[2], ()) if p.endswith(os.sep + tail)]
-            folder = region
-            while True:
-                folder = os.path.dirname(folder)
+            for folder in above:
+                if os.sep in tail:
+                    there = heads.get(folder)
+                    if there is None:
+                        there = heads[folder] = observed.note_once(os.path.join(folder, parts[0]))[0] == "dir"
+                    if not there:
+                        continue
                 if observed.note_once(os.path.join(folder, tail))[0] == "file":
                     out.append(os.path.join(folder, tail))
-                if os.path.dirname(folder) == folder:
-                    break
     return out
 
 
@@ -3289,7 +3324,12 @@ def _listing(region: str) -> Optional[_Listing]:
     if region in _refused:
         return None                     # (walked then: a region that grows past the bound is not listed again)
     kept = _regions.get(region)
-    if kept is not None and all(_mtime(d) == t for d, t in kept[0].items()):
+    run = observed.this_run("time")
+    # (in a check run a folder's time, once looked at, stays what it was: a listing made or found the same in this
+    # run is not looked at again, folder by folder, by each launcher of its project)
+    if kept is not None and (run is not None and kept[2] is run or all(_mtime(d) == t for d, t in kept[0].items())):
+        if run is not None and kept[2] is not run:
+            _regions[region] = (kept[0], kept[1], run)
         observed.listed(kept[0])     # (a cached check rests on the names they hold: source/observed.py)
         return kept[1]
     folders: Dict[str, int] = {}
@@ -3315,7 +3355,7 @@ def _listing(region: str) -> Optional[_Listing]:
             names.append((folder if folder.endswith(os.sep) else folder + os.sep, files))    # (as scandir joins them)
     if len(_regions) >= MAX_REGIONS:
         _regions.clear()
-    _regions[region] = (folders, _Listing(names))
+    _regions[region] = (folders, _Listing(names), run)
     observed.listed(folders)
     return _regions[region][1]
 

@@ -281,20 +281,38 @@ def _blocks(kind) -> tuple:
 
 
 # what any profiling setup of a TF/GE/msprof route names: a project with none of these in any .py file has none.
-# The names start a word: torch's `torch._C._jit_set_profiling_mode(False)` (TorchScript's executor) is not one
-PROFILING_WORDS = re.compile(r"(?<!\w)(?:profiling_mode|profiling_options|ProfilingConfig|enable_profiling|"
-                             r"PROFILING_MODE|PROFILING_OPTIONS|npu_resource_init|profiling_config)|msprof|\bProfiler\(|"
-                             # the routes emulate does not model: torch_npu / torch and MindSpore profilers
-                             r"torch[\w.]*\.profiler|torch\.npu\.profile|autograd\.profiler|npu\.profile\(|"
-                             # a module named profiler (`from .profiler import`, `import profiler`), not
-                             # `from memory_profiler import` (mmcv's MemoryProfilerHook) nor line_profiler
-                             r"(?:from|import)\s+(?:[\w.]*\.)?profiler\b|mindspore\.profiler|E2E_PROF|prof_type|"
-                             # vLLM's: `llm.start_profile()`, which vllm-ascend before #5928 runs torch_npu's profiler
-                             # for where VLLM_TORCH_PROFILER_DIR is set (worker_v1.py _init_profiler)
-                             r"\.start_profile\(|VLLM_TORCH_PROFILER_DIR")
+# The names start a word: torch's `torch._C._jit_set_profiling_mode(False)` (TorchScript's executor) is not one.
+# (Compiled where first asked, by the module's __getattr__: 3.6M instructions, which a `check` of launchers paid
+# on importing this module for might_configure_profiling alone.)
+PROFILING_WORDS: "re.Pattern[str]"
+_PROFILING_WORDS = (r"(?<!\w)(?:profiling_mode|profiling_options|ProfilingConfig|enable_profiling|"
+                    r"PROFILING_MODE|PROFILING_OPTIONS|npu_resource_init|profiling_config)|msprof|\bProfiler\(|"
+                    # the routes emulate does not model: torch_npu / torch and MindSpore profilers
+                    r"torch[\w.]*\.profiler|torch\.npu\.profile|autograd\.profiler|npu\.profile\(|"
+                    # a module named profiler (`from .profiler import`, `import profiler`), not
+                    # `from memory_profiler import` (mmcv's MemoryProfilerHook) nor line_profiler
+                    r"(?:from|import)\s+(?:[\w.]*\.)?profiler\b|mindspore\.profiler|E2E_PROF|prof_type|"
+                    # vLLM's: `llm.start_profile()`, which vllm-ascend before #5928 runs torch_npu's profiler
+                    # for where VLLM_TORCH_PROFILER_DIR is set (worker_v1.py _init_profiler)
+                    r"\.start_profile\(|VLLM_TORCH_PROFILER_DIR")
 
 # a module imported by the name a string literal gives (its first argument): importlib.import_module, __import__
-_IMPORTED_BY_NAME = re.compile(r"\b(?:import_module|__import__)\s*\(\s*(?:name\s*=\s*)?[rRuU]?(['\"])([\w.]+)\1")
+# (compiled where first asked: 1.2M instructions)
+_IMPORTED_BY_NAME = r"\b(?:import_module|__import__)\s*\(\s*(?:name\s*=\s*)?[rRuU]?(['\"])([\w.]+)\1"
+
+
+def __getattr__(name: str) -> "re.Pattern[str]":
+    if name == "PROFILING_WORDS":
+        return _profiling_words()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _profiling_words() -> "re.Pattern[str]":
+    global PROFILING_WORDS
+    found = globals().get("PROFILING_WORDS")
+    if found is None:
+        found = PROFILING_WORDS = re.compile(_PROFILING_WORDS)
+    return found
 
 
 def profiler_imports_by_name(code: str) -> List[int]:
@@ -304,4 +322,5 @@ def profiler_imports_by_name(code: str) -> List[int]:
     dotted API elsewhere; here it is imported."""
     if "profiler" not in code:
         return []
-    return [m.start() for m in _IMPORTED_BY_NAME.finditer(code) if PROFILING_WORDS.search(f"import {m.group(2)}")]
+    words = _profiling_words()
+    return [m.start() for m in re.compile(_IMPORTED_BY_NAME).finditer(code) if words.search(f"import {m.group(2)}")]
