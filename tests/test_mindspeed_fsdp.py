@@ -393,7 +393,8 @@ HEAD = ("mindspeed_mm/fsdp/train/trainer.py (MindSpeed-MM's FSDP2 trainer; minds
         "installed with `pip install -e .`): ")
 
 
-def _answer(capsys, tmp_path, config=BASE + ON, words="cfg.yaml", engine=ENGINE, profiler=PROFILER):
+def _answer(capsys, tmp_path, config=BASE + ON, words="cfg.yaml", engine=ENGINE, profiler=PROFILER,
+            start="torchrun --nproc_per_node 4 --nnodes 1"):
     files = {"mindspeed_mm/fsdp/tools/profiler.py": profiler, "mindspeed_mm/fsdp/params/tools_args.py": TOOLS_ARGS,
              "mindspeed_mm/fsdp/params/argument.py": ARGUMENT, "mindspeed_mm/config/config_manager.py": CONFIG_MANAGER,
              "mindspeed_mm/fsdp/train/trainer.py": TRAINER, "mindspeed_mm/fsdp/train/train_engine.py": engine}
@@ -401,8 +402,7 @@ def _answer(capsys, tmp_path, config=BASE + ON, words="cfg.yaml", engine=ENGINE,
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
     (tmp_path / "cfg.yaml").write_text(config)
-    (tmp_path / "run.sh").write_text(f"torchrun --nproc_per_node 4 --nnodes 1 mindspeed_mm/fsdp/train/trainer.py "
-                                     f"{words}\n")
+    (tmp_path / "run.sh").write_text(f"{start} mindspeed_mm/fsdp/train/trainer.py {words}\n")
     main(["emulate", "--cwd", str(tmp_path), "--", "bash", "run.sh"])
     out = capsys.readouterr().out.splitlines()
     return next((x for x in out if x.startswith(HEAD)), None), [x for x in out if x.startswith("usable")][0]
@@ -502,6 +502,24 @@ def test_an_override_on_the_command_line_fails(capsys, tmp_path):
 
 def test_words_configmanager_does_not_read_are_ignored(capsys, tmp_path):
     assert _answer(capsys, tmp_path, words="cfg.yaml --local-rank=0 extra")[1] == "usable data: yes"
+
+
+def test_a_duplicate_anchor_fails_to_load(capsys, tmp_path):
+    # (PyYAML, 6.0.3 and 6.0.4 run, refuses an anchor given twice: examples/moss_tts's YAML at 57069cd has one)
+    config = BASE + "a: &x 1\nb: &x 2\n" + ON
+    assert _answer(capsys, tmp_path, config)[0] == HEAD + (
+        "cfg.yaml is not valid YAML (found duplicate anchor 'x'; first occurrence), so ConfigManager raises "
+        "ConfigValidationError (\"YAML parsing failed\"), before training")
+
+
+@pytest.mark.parametrize("start, how", [("python3", "started without torchrun"),
+                                        ("python3 -m torch.distributed.launch --nproc_per_node 4",
+                                         "started by torch.distributed.launch")])
+def test_a_start_other_than_torchrun_is_unknown(capsys, tmp_path, start, how):
+    # (Arguments reads WORLD_SIZE, RANK and LOCAL_RANK as it is built: the record's runs set them as torchrun does)
+    assert _answer(capsys, tmp_path, start=start)[0] == HEAD + (
+        f"{how}: the words and the variables (WORLD_SIZE, RANK, LOCAL_RANK) ConfigManager and Arguments read are "
+        "followed here only under torchrun")
 
 
 def test_no_yaml_is_unknown(capsys, tmp_path):

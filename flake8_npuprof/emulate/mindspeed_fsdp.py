@@ -269,6 +269,12 @@ def follow(w, launch, ls, target, environ):
 def _answer(launch, root: str, code: Engine) -> Tuple[str, str]:
     from ..source import fence, observed
     from ..source.text import HOLE
+    if launch.wrapper not in ("torchrun", "torch.distributed.run"):
+        # (torchrun sets WORLD_SIZE, RANK and LOCAL_RANK, which Arguments reads as it is built, and passes the
+        # script's words as given; torch.distributed.launch and deepspeed put --local-rank first)
+        how = f"started by {launch.wrapper}" if launch.wrapper else "started without torchrun"
+        return "unknown", (f"{how}: the words and the variables (WORLD_SIZE, RANK, LOCAL_RANK) ConfigManager and "
+                           "Arguments read are followed here only under torchrun")
     words = [x.text for x in launch.args]
     if any(HOLE in x for x in words):
         return "unknown", "the words after the script are not all known here: which YAML and overrides " \
