@@ -457,6 +457,13 @@ def test_a_window_past_the_run_collects_nothing(capsys, tmp_path):
                         "nothing is recorded")
 
 
+def test_a_key_a_merge_brings_is_named_by_its_file(capsys, tmp_path):
+    config = BASE + "base: &b\n  enable: true\n  ranks: [1]\ntools:\n  profile:\n    <<: *b\n"
+    assert _answer(capsys, tmp_path, config)[0].startswith(
+        HEAD + "`enable: true` (cfg.yaml) switches profiling on: torch_npu's profiler starts in TrainEngine.__init__ "
+        "(train_engine.py:11) on rank 1 of the 4 (`\"ranks\": [1]` at cfg.yaml; ")
+
+
 def test_the_default_length_is_10000(capsys, tmp_path):
     assert "records iteration 10 of 10000 (0-based, one profiler.step() each; training.train_iters 10000, the " \
            "default;" in _answer(capsys, tmp_path, ON)[0]

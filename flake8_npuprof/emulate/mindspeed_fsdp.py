@@ -232,9 +232,13 @@ def read_config(path: str, shown: str) -> Tuple[Dict[Tuple[str, ...], Any], Dict
         here: Any = profile
         for k in key:
             here = here.get(k, default) if isinstance(here, dict) else default
+        given = profile.get(key[0], {}) if len(key) > 1 else profile
+        if isinstance(given, dict) and key[-1] in given:
+            # (a key a merge (`<<: *x`) brings has no line of its own: the file is named)
+            lines.setdefault(("tools", "profile") + key, 0)
         if not _kind_ok(here, default):
             at = lines.get(("tools", "profile") + key)
-            raise NotKnown(f"{shown}:{at} `{key[-1]}: {json.dumps(here)}` is not of the type tools_args.py declares "
+            raise NotKnown(f"{shown}{f':{at}' if at else ''} `{key[-1]}: {json.dumps(here)}` is not of the type tools_args.py declares "
                            f"({type(default).__name__}): pydantic converts or refuses it, which is not followed here")
         values[key] = here
     if any(isinstance(v, dict) for k, v in profile.items() if k != "static_param") or \
@@ -242,8 +246,10 @@ def read_config(path: str, shown: str) -> Tuple[Dict[Tuple[str, ...], Any], Dict
         raise NotKnown(f"{shown}'s `tools.profile` holds a mapping of keys the Profiler does not declare, which "
                        "ConfigManager adds as fields of its own: not followed here")
     training = doc.get("training", {})
+    if not isinstance(training, dict):
+        raise NotKnown(f"{shown}'s `training` is not a mapping of keys: what pydantic makes of it is not followed here")
     scalars = tuple(str(k) for k, v in doc.items() if not isinstance(v, dict))
-    return values, lines, training if isinstance(training, dict) else {}, scalars
+    return values, lines, training, scalars
 
 
 # ---------------------------------------------------------------- the answer
@@ -310,8 +316,8 @@ def _answer(launch, root: str, code: Engine) -> Tuple[str, str]:
                              f"lets the command line set (\"Command-line argument '{head}' is not defined in the "
                              "configuration class\"), and raises ConfigValidationError before training")
         return "unknown", f"the override `{x}` is not followed here"
-    at = lambda key: f"{shown}:{lines[('tools', 'profile') + key]}" \
-        if ("tools", "profile") + key in lines else "the default"     # noqa: E731
+    at = lambda key: "the default" if ("tools", "profile") + key not in lines else \
+        f"{shown}:{lines[('tools', 'profile') + key]}" if lines[("tools", "profile") + key] else shown  # noqa: E731
     said = lambda *key: f"`{key[-1]}: {_yaml(values[key])}` ({at(key)})"     # noqa: E731
     engine = f"{os.path.basename(ENGINE)}:{code.built}"
     prof = os.path.basename(PROFILER)
