@@ -231,7 +231,8 @@ def claims(report: dict) -> dict:
     usable = (report.get("answer") or {}).get("usable", report.get("usable"))
     return {"kind": "launches", "crlf": launch.get("crlf"), "usable": usable,
             "launches": [{"words": words(r["command"]), "script": r.get("script"), "unknown": r.get("unknown"),
-                          "conditional": r.get("conditional"), "ranks": r.get("ranks"), "at": r.get("at"),
+                          "conditional": r.get("conditional") or bool(r.get("may_end")), "ranks": r.get("ranks"),
+                          "at": r.get("at"),
                           # "not run": bash does not start it (a failure under set -e before it, a redirection it
                           # cannot open); a redirection that may fail leaves whether it starts unknown
                           "starts": False if r.get("verdict") == "not run" else
