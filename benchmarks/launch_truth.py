@@ -1,18 +1,23 @@
 """What bash 5.2 really starts from each launcher, held against `npuprof emulate --format json`'s answer.
 
-    python benchmarks/launch_truth.py CORPUS LIST OUT.json [--work DIR] [--args "--profiling=True ..."] [--only N]
+    python benchmarks/launch_truth.py CORPUS LIST OUT.json [--work DIR] [--args="--profiling=True ..."]
+                                      [--cwd project|launcher] [--skip N] [--only N]
 
-LIST names launchers relative to CORPUS (one a line). Each is started as emulate is asked about it: in its project
-(the launcher's folder's parent when that folder is test/, else its folder), `bash test/X.sh ARGS` or `bash X.sh ARGS`.
+LIST names launchers relative to CORPUS (one a line). Each is started, and emulate asked about it, the same way: in
+its project (the launcher's folder's parent when that folder is test/, else its folder), `bash test/X.sh ARGS` or
+`bash X.sh ARGS`; with --cwd launcher in the launcher's own folder, `bash X.sh ARGS` (the READMEs' `cd test; bash
+train_full_1p.sh ...`). --skip and --only take a batch of LIST.
 
 The oracle: the project is copied to WORK/N/root/<its path under CORPUS> (launchers write logs, `rm -rf`, `mkdir`),
 then /bin/bash runs the launcher there under `timeout 20`, `ulimit -u 200`, in namespaces of its own (no network, its
 own process ids, so `ps | grep python | kill` sees only its own; every mount read-only but the copy), with a clean
-environment (HOME a folder of the copy, PATH the stubs first). The stubs (python*, torchrun, mpirun, msprof, npu-smi,
-sleep, ssh, ...) record their argv, working directory and PROFILING_MODE/PROFILING_OPTIONS, and exit 0: no training
-runs, only what the launcher starts is recorded. Stubs print nothing, so a launcher that reads a stub's output (the
-count of devices from npu-smi) may take another branch than on a real machine: such a run is still what bash does with
-those outputs, and emulate, which knows no output either, is held to it.
+environment (HOME a folder of the copy, PATH the stubs first). The stubs (python*, torchrun, deepspeed, mpirun,
+msprof, npu-smi, sleep, ssh, ...) record their argv, working directory and PROFILING_MODE/PROFILING_OPTIONS, and exit
+0: no training runs, only what the launcher starts is recorded. Stubs print nothing, so a launcher that reads a stub's
+output (the count of devices from npu-smi) may take another branch than on a real machine: such a run is still what
+bash does with those outputs, and emulate, which knows no output either, is held to it. `taskset` runs its command
+whatever CPUs it names (`taskset -c 0-23` fails on a machine with fewer; the launchers are written for 8p machines);
+`python -m torch.distributed.launch` is python's stub.
 
 Compared, for each launch (a Python script, `python -m`, or a program a launcher starts such as torchrun) emulate names:
 the script (its path: the argv and the directory it starts in), its arguments (the command's words, an <unknown> word
@@ -23,9 +28,14 @@ PROFILING_* variables it names. An answer is
   false          emulate says something definite that bash does not do (a script never started, an argument it
                  does not get, a launch emulate says is not reached, "exits at" where bash starts a script),
   unknown        emulate says it does not know (usable: unknown) where bash gives an answer, or a part of the command
-                 is <unknown>: unhelpful, not false,
+                 is <unknown>, or a launch bash does not start is one emulate says may not run (in a branch, or
+                 after an `exit` in one: `may_end`): unhelpful, not false,
   not comparable bash did not finish (timeout) or emulate failed; the reason is kept.
 OUT.json holds each launcher's bash record and emulate's claims; the figures are printed.
+
+Figures (s66): zoo80 with `--data_path=/data --profiling=True`, agree / false / unknown / not comparable: project
+10 / 0 / 70 / 1, launcher 35 / 0 / 45 / 1; 82 torch_npu launchers of ModelZoo-PyTorch with `--data_path=/data`
+(/tmp/s66/truth23/pt80.txt): project 29 / 0 / 53 / 0, launcher 27 / 0 / 55 / 0.
 """
 
 from __future__ import annotations
@@ -56,6 +66,15 @@ STUB = """#!/bin/bash
 exit 0
 """
 
+# `taskset -c 0-23 python x.py` fails where the machine has fewer CPUs (`failed to set pid's affinity`): run the
+# command as taskset would on the 8p machine the launcher is written for
+TASKSET = """#!/bin/bash
+case $1 in
+  -c|--cpu-list) shift 2;; -a|--all-tasks) shift; [ "$1" = -c ] && shift; shift;; -p|--pid) exit 0;; *) shift;;
+esac
+exec "$@"
+"""
+
 # run inside `unshare -m -n -p -f --mount-proc`: every mount read-only but the copy, then the launcher
 INSIDE = """mount --make-rprivate / && mount --bind "$BOX" "$BOX" || exit 97
 awk '{print $2}' /proc/self/mounts | while read -r m; do
@@ -72,10 +91,14 @@ exit $rc
 """
 
 
+CWD = "project"         # --cwd: "project" starts a test/ launcher from its project, "launcher" from its own folder
+
+
 def project(corpus: str, rel: str):
-    """(cwd, command) as emulate is asked about the launcher: test/ launchers from their project."""
+    """(cwd, command) as emulate and bash are asked about the launcher: a test/ launcher from its project (`bash
+    test/X.sh`), or with --cwd launcher from its own folder (`cd test; bash X.sh`, as many READMEs say)."""
     d, name = os.path.split(os.path.join(corpus, rel))
-    if os.path.basename(d) == "test":
+    if os.path.basename(d) == "test" and CWD == "project":
         return os.path.dirname(d), ["bash", "test/" + name]
     return d, ["bash", name]
 
@@ -84,8 +107,10 @@ def run_bash(corpus: str, rel: str, box: str, args) -> dict:
     cwd, cmd = project(corpus, rel)
     shutil.rmtree(box, ignore_errors=True)
     root = os.path.join(box, "root")
+    # the project is copied whole (a test/ launcher started in test/ goes to `..` and beyond)
+    top = os.path.dirname(cwd) if os.path.basename(cwd) == "test" else cwd
+    shutil.copytree(top, os.path.join(root, os.path.relpath(top, corpus)), symlinks=True)
     copy = os.path.join(root, os.path.relpath(cwd, corpus))
-    shutil.copytree(cwd, copy, symlinks=True)
     os.makedirs(os.path.join(box, "home"))
     os.makedirs(os.path.join(box, "bin"))
     log = os.path.join(box, "log")
@@ -93,6 +118,9 @@ def run_bash(corpus: str, rel: str, box: str, args) -> dict:
     with open(os.path.join(box, "bin", "sudo"), "w") as f:       # sudo's secure_path would find the real apt
         f.write('#!/bin/bash\nwhile [[ $1 == -* ]]; do shift; done\nexec "$@"\n')
     os.chmod(os.path.join(box, "bin", "sudo"), 0o755)
+    with open(os.path.join(box, "bin", "taskset"), "w") as f:   # CPUs an 8p machine has and this one may not
+        f.write(TASKSET)
+    os.chmod(os.path.join(box, "bin", "taskset"), 0o755)
     for name in STUBS:
         stub = os.path.join(box, "bin", name)
         with open(stub, "w") as f:
@@ -208,7 +236,8 @@ def claims(report: dict) -> dict:
     usable = (report.get("answer") or {}).get("usable", report.get("usable"))
     return {"kind": "launches", "crlf": launch.get("crlf"), "usable": usable,
             "launches": [{"words": words(r["command"]), "script": r.get("script"), "unknown": r.get("unknown"),
-                          "conditional": r.get("conditional"), "ranks": r.get("ranks"), "at": r.get("at"),
+                          "conditional": r.get("conditional") or bool(r.get("may_end")), "ranks": r.get("ranks"),
+                          "at": r.get("at"),
                           # "not run": bash does not start it (a failure under set -e before it, a redirection it
                           # cannot open); a redirection that may fail leaves whether it starts unknown
                           "starts": False if r.get("verdict") == "not run" else
@@ -316,10 +345,16 @@ def main() -> None:
     ap.add_argument("--work", default="/tmp/launch_truth")
     ap.add_argument("--args", default="", help="the launcher's arguments, as one shell-quoted string")
     ap.add_argument("--only", type=int, default=0, help="the first N launchers of LIST")
+    ap.add_argument("--skip", type=int, default=0, help="leave out the first N launchers of LIST (batches)")
+    ap.add_argument("--cwd", choices=("project", "launcher"), default="project",
+                    help="start a test/ launcher from its project (bash test/X.sh) or from test/ (bash X.sh)")
     o = ap.parse_args()
+    global CWD
+    CWD = o.cwd
     corpus = os.path.realpath(o.corpus)
     args = shlex.split(o.args)
     rels = open(o.list).read().split()
+    rels = rels[o.skip:]
     if o.only:
         rels = rels[:o.only]
     out, figures = {}, collections.Counter()
@@ -334,7 +369,8 @@ def main() -> None:
         print(f"{n + 1}/{len(rels)} {verdict['verdict']}: {rel}", file=sys.stderr, flush=True)
     with open(o.out, "w") as f:
         json.dump(out, f, indent=1, sort_keys=True, ensure_ascii=False)
-    print(f"{len(rels)} launchers, args {args}: " + ", ".join(f"{k} {v}" for k, v in sorted(figures.items())))
+    print(f"{len(rels)} launchers, args {args}, cwd {o.cwd}: " + ", ".join(
+          f"{k} {v}" for k, v in sorted(figures.items())))
     reach = [v["profiling"] for v in out.values() if v["profiling"].get("launches")]
     if args and reach:
         print(f"profiling word reaches a launch in {sum(1 for r in reach if r['with_profiling_word'])} of "

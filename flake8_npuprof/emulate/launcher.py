@@ -204,6 +204,9 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
         lines.append(deepspeed.nodes(deepspeed.read([w.text for w in cmd.words], _after_deepspeed(cmd)).options))
     if cmd.conditional:
         lines.append("  inside a branch, loop condition or function: this command may not run")
+    elif cmd.may_end:
+        lines.append(f"  after an `exit` in a branch or loop ({cmd.may_end}): the launcher may end before it, so this "
+                     "command may not run")
     if cmd.background:
         # `python3 train.py ... &` then `wait` (most ModelZoo launchers): the launcher does wait for it
         joined = next((c for c in w.commands if c.seq > cmd.seq and c.frames == cmd.frames and c.words
@@ -249,7 +252,8 @@ def launch_info(w: Walk, launch: Launch, ls: Optional[LaunchSetup], root: str) -
             "script": _rel(launch.script, root) if launch.script else None,
             "application": list(launch.app) or None, "unknown": launch.missing or None,
             "found_from": launch.found_from or None,
-            "ranks": launch.ranks, "conditional": cmd.conditional, "background": cmd.background,
+            "ranks": launch.ranks, "conditional": cmd.conditional, "may_end": cmd.may_end or None,
+            "background": cmd.background,
             "environment": env, "flags": flags,
             "sourced": list(dict.fromkeys(_rel(s, root) for k, (s, _, _) in enumerate(w.sourced)
                                           if mine(k, w.sourced_in))),             # each once (self-sourcing)

@@ -116,6 +116,7 @@ class Command(NamedTuple):
     under: Optional["Command"] = None   # the msprof command whose application (a shell script) runs this one
     rounds: Optional[Rounds] = None     # cwd is the first round's of folders a loop makes, one a round
     made: FrozenSet[str] = frozenset()  # the folders the walk made and the tree lacks (Walk.made_here), when met
+    may_end: str = ""           # "file:line" of an `exit` in a branch before it, which may end its shell first
 
 
 class EnvView(Mapping):

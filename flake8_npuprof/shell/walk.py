@@ -235,6 +235,9 @@ class Walk(Expander, Compounds):
         self._cd_sure = False           # the command just walked was a `cd` into a folder its round made
         self._made_sure = False         # ... a `mkdir` that certainly makes the folders it names, one a round
         self._stops = ""                # ... one that may stop the shell in a round (set -e): how, for _cut_short
+        # the first `exit` (or exec) in a branch or loop of this shell met so far, "file:line": it may end the shell
+        # before the commands after it (bash 5.2 stops at `if [ ! -d data/v1 ]; then exit 1; fi` without the data)
+        self._may_end = ""
         # the characters brace_body has read on each text to find whether a group in a loop runs apart: groups nested
         # n deep read it n times (2,000 deep in 16 KB: 12 s), so past its length a group is not read (not apart)
         self._apart_read: Dict[str, int] = {}
@@ -753,6 +756,9 @@ class Walk(Expander, Compounds):
                         b.anchor = len(self.commands)
             if ends and op != "&" and not _apart(blocks):
                 self._cut_short(blocks)             # `exit` in a loop: it may end in its first round
+            if ends and conditional and not self._may_end and op not in ("&", "|") and not piped and \
+                    background is None and not any(b.kind.startswith(("function", "subshell")) for b in blocks):
+                self._may_end = f"{rel_path(path, self.root)}:{src.position(words[0][0])[0]}"
             # an exit in a loop may never run; a pipeline's commands run in subshells of their own
             if ends and not conditional and op not in ("&", "|") and not piped and \
                     (self._failed and first_round or not any(b.kind in _LOOPS for b in blocks)):
@@ -1131,7 +1137,8 @@ class Walk(Expander, Compounds):
                                      self.dirs, ranks, conditional, op == "&", errexit, op == "&&", self.settled,
                                      seq=len(self.commands), lost="" if self.dirs else self.lost, under=self._under,
                                      rounds=self.rounds,
-                                     made=frozenset(self.made_here) if self.made_here else frozenset()))
+                                     made=frozenset(self.made_here) if self.made_here else frozenset(),
+                                     may_end=self._may_end))
         if fails:
             self._stop_code = "1"
             self._failed = True
@@ -1226,7 +1233,7 @@ class Walk(Expander, Compounds):
         errexit = self.errexit and op not in ("&&", "||") and (op != "|" or self.pipefail)
         me = Command(tuple(words), path, line, col, EnvView(self.log, len(self.log), inline), self.dirs, ranks,
                      conditional, op == "&", errexit, op == "&&", self.settled, lost="" if self.dirs else self.lost,
-                     rounds=self.rounds)
+                     rounds=self.rounds, may_end=self._may_end)
         found = msprof_application(me)
         if found is None or not found[1]:
             return False
@@ -1266,7 +1273,7 @@ class Walk(Expander, Compounds):
             self.children_elsewhere.append((full, None if child_args is None else tuple(child_args), self.dirs[0]))
         saved = (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
                  self.pipefail, self.args, self.functions, self.rounds)
-        lost, rounds = self.lost, self.rounds
+        lost, rounds, may_end = self.lost, self.rounds, self._may_end
         if rounds is not None:
             # a child started in a folder a loop makes, one a round: its folder is not followed into it (as before)
             self.dirs, self.rounds = (), None
@@ -1308,6 +1315,7 @@ class Walk(Expander, Compounds):
             failing = self.ended and self.exit_code not in ("", "0") and frame[1] and not conditional
             self._stop_code = self.exit_code if failing else ""
             self.ended = False
+            self._may_end = may_end         # the child's `exit` ends the child alone
             self._chain = outer_chain
             names.update(dict.fromkeys([*self.vars, *self.exported]))
             (self.vars, self.exported, self.dirs, self.settled, self.all_export, self.errexit, self.script,
