@@ -42,7 +42,8 @@ class Maker(NamedTuple):
 
 
 class Outer(NamedTuple):
-    """The redirections of a function call or a child script's run: bash opens them before any command in it."""
+    """The redirections of a function call, a child script's run or a compound command (`{ ...; } > log`, `done >
+    log`, `( ... ) > log`): bash opens them before any command in it (a loop's words, an `if`'s condition)."""
     first: int                  # the seqs of the commands it ran: first <= seq < end
     end: int
     pairs: Tuple[Tuple[str, Word], ...]
@@ -50,12 +51,20 @@ class Outer(NamedTuple):
     path: str
     line: int
     made: frozenset             # Walk.made_here then
+    # a failure to open one certainly stops the shell it is opened in (set -e, not after && or ||, in the background or
+    # piped), that shell being the launch's after its first `depth` child runs (Command.frames)
+    errexit: bool = False
+    depth: int = 0
+    # a compound's: whether it is in a loop or a pipeline (None: as its commands are, for a call or child run)
+    looped: Optional[bool] = None
+    piped: Optional[bool] = None
 
 
 class Unopened(NamedTuple):
     """A launch's redirection that names a folder (or, for `<`, a file) that is not there."""
     sure: bool                  # nothing before could make it: bash certainly does not start the launch
     why: str
+    by: Optional[Outer] = None  # the call, child run or compound it is a redirection of (None: the launch's own)
 
 
 @functools.lru_cache(maxsize=None)
@@ -137,12 +146,16 @@ def unopened(w, cmd, text: str) -> Optional[Unopened]:
 
 def _unopened(w, cmd, text: str) -> Iterator[Unopened]:
     from ..source.files import rel_path
-    found = [(o.pairs, o.dirs, o.made, o.first, o.path, o.line) for o in w.outer if o.first <= cmd.seq < o.end]
+    found: List[Tuple[tuple, Tuple[str, ...], frozenset, int, str, int, Optional[Outer]]] = [
+        (o.pairs, o.dirs, o.made, o.first, o.path, o.line, o) for o in w.outer if o.first <= cmd.seq < o.end]
     own = pairs(text, cmd.words) if any(">" in x.text or "<" in x.text for x in cmd.words) \
         else ()
     if own:
-        found.append((own, cmd.cwd, cmd.made, cmd.seq, cmd.path, cmd.line))
-    for redirections, dirs, made, before, path, line in found:
+        found.append((own, cmd.cwd, cmd.made, cmd.seq, cmd.path, cmd.line, None))
+    for redirections, dirs, made, before, path, line, by in found:
+        # (a compound's place decides: a loop it is the body of, a pipeline in it, run after it opened them)
+        looped = by.looped if by is not None and by.looped is not None else cmd.seq in w.looped or before in w.looped
+        piped = by.piped if by is not None and by.piped is not None else cmd.seq in w.piped
         if len(dirs) != 1:
             continue
         for op, target in redirections:
@@ -172,10 +185,10 @@ def _unopened(w, cmd, text: str) -> Iterator[Unopened]:
                 yield Unopened(False, f"{said}, which is not in the tree; `{m.shown}` "
                                       f"({rel_path(m.path, w.root)}:{m.line}) runs before and may make it: if it "
                                       f"does not, {fails}")
-            elif cmd.seq in w.looped or before in w.looped:
+            elif looped:
                 yield Unopened(False, f"{said}, which is not in the tree; it is in a loop, whose commands after it "
                                       f"may make it before a later round: if none does, {fails}")
-            elif cmd.seq in w.piped:
+            elif piped:
                 yield Unopened(False, f"{said}, which is not in the tree; the other commands of its pipeline run at "
                                       f"the same time (what they make is not followed here): if none makes it, "
                                       f"{fails}")
@@ -185,7 +198,7 @@ def _unopened(w, cmd, text: str) -> Iterator[Unopened]:
                                       f"which are not followed here (exec would have ended the launcher)")
             else:
                 yield Unopened(True, f"{said}, which is not there (not in the tree, and nothing the launcher runs "
-                                     f"before makes it): {fails}")
+                                     f"before makes it): {fails}", by)
 
 
 def maker_of(words: List[Word], dirs: Tuple[str, ...], path: str, line: int, seq: int,

@@ -1,0 +1,133 @@
+"""A compound command's redirections (`{ ...; } > log`, `( ... ) > log`, `for/while/until ... done > log`, `if ... fi >
+log`, `case ... esac > log`) and a child script's run's, when bash cannot open them (shell/redirects.py).
+
+bash opens a compound's redirections before it runs any command in it (a `for` loop's words and an `if`'s condition
+too): where one names a folder that is not there, nothing inside runs; under set -e the shell stops there (not
+after && or ||, nor in the background or a pipeline), without it the next command runs. The shapes below were run
+with bash 5.2 (/bin/bash), each under `timeout 20 bash l.sh` in a fresh folder with `ulimit -u 200`, `echo` standing
+for the launch; what each printed is in the comment by it. A child script's run: the caller's set -e decides (the
+child never starts, so its own set -e does nothing)."""
+
+import json
+
+from flake8_npuprof.emulate.render import render_json
+from flake8_npuprof.emulate.script import emulate_path
+from flake8_npuprof.knowledge.targets import Target
+
+T = Target.parse("8.0", "910B")
+PY = "python3 ../train.py"
+NOT_THERE = ("`> ./nodir/a.log` (run.sh:{line}) names the folder ./nodir (the command runs in {top}/scripts), which is "
+             "not there (not in the tree, and nothing the launcher runs before makes it): bash reports \"No such file "
+             "or directory\" and does not start python3")
+
+
+def _project(tmp_path, launcher, child=None):
+    (tmp_path / "scripts").mkdir(parents=True)
+    (tmp_path / "train.py").write_text("import os\n")
+    (tmp_path / "scripts" / "run.sh").write_text(launcher)
+    if child is not None:
+        (tmp_path / "scripts" / "child.sh").write_text(child)
+    return tmp_path / "scripts" / "run.sh"
+
+
+def _launches(path):
+    report = emulate_path(str(path), T, use_env=False, environ={}, launcher_args=[])
+    return json.loads(render_json(report))["launches"]
+
+
+# each: the launcher, the line of the redirection; bash 5.2 printed "nodir/a.log: No such file or directory" then
+# "ran next" only (no line of the compound's)
+SHAPES = {
+    "group": (f"{{ {PY}; echo done; }} > ./nodir/a.log 2>&1\n", 1),
+    "group_lines": (f"{{\n  {PY}\n}} > ./nodir/a.log\n", 3),
+    "subshell": (f"( cd . && {PY} ) > ./nodir/a.log\n", 1),
+    "subshell_lines": (f"(\n  {PY}\n) > ./nodir/a.log 2>&1\n", 3),
+    "for": (f"for i in 0 1; do\n  {PY} --rank $i\ndone > ./nodir/a.log\n", 3),
+    "while": (f"n=0\nwhile [ $n -lt 2 ]; do\n  {PY}\n  n=$((n+1))\ndone > ./nodir/a.log\n", 5),
+    "until": (f"until false; do\n  {PY}\n  break\ndone > ./nodir/a.log\n", 4),
+    "if": (f"if true; then\n  {PY}\nfi > ./nodir/a.log\n", 3),
+    "case": (f"case x in\n  x) {PY};;\nesac > ./nodir/a.log\n", 3),
+    # bash 5.2: the folder a command inside makes is made after the redirection was opened (no line of the group's)
+    "mkdir_inside": (f"{{ mkdir -p ./nodir; {PY}; }} > ./nodir/a.log\n", 1),
+}
+
+
+def test_nothing_in_a_compound_whose_redirection_cannot_be_opened_runs(tmp_path):
+    for name, (shape, line) in SHAPES.items():
+        top = tmp_path / name
+        found = _launches(_project(top, shape + f"{PY} --next\n"))
+        why = NOT_THERE.format(line=line, top=top)
+        assert [(x["verdict"], x["why"]) for x in found[:1]] == [("not run", why)], name
+        assert found[0]["redirection"] == {"starts": False, "why": why}, name
+        # without set -e the next command runs
+        assert found[-1]["verdict"] == "no profiling", name
+
+
+def test_set_e_stops_at_the_compound(tmp_path):
+    # bash 5.2: `set -e; { echo ran a; } > nod/log; echo ran next` printed the error alone, status 1 (so did for, if,
+    # case, until, ( ... ))
+    for name in ("group", "for", "if", "subshell"):
+        shape, line = SHAPES[name]
+        found = _launches(_project(tmp_path / name, "set -e\n" + shape + f"{PY} --next\n"))
+        assert [x["verdict"] for x in found] == ["not run"] * len(found), name
+        assert found[-1]["why"] == f"launch 1 at run.sh:{3 if name in ('for', 'if') else 2} fails first and stops " \
+            "the launcher (set -e)", name
+
+
+def test_set_e_does_not_stop_after_and_or_or_nor_in_the_background(tmp_path):
+    # bash 5.2 under set -e: `{ ...; } > nod/log && echo and` then `echo ran next` ran next; `|| echo or` ran both;
+    # `{ ...; } > nod/log &` and `{ ...; } 2> nod/log | cat` ran next
+    for n, close in enumerate(("} > ./nodir/a.log && echo and", "} > ./nodir/a.log || echo or",
+                               "} > ./nodir/a.log &")):
+        found = _launches(_project(tmp_path / str(n), f"set -e\n{{ {PY}; {close}\n{PY} --next\n"))
+        assert found[0]["verdict"] == "not run", close
+        assert found[-1]["verdict"] == "no profiling", close
+
+
+def test_a_folder_made_before_or_in_the_tree_or_not_known(tmp_path):
+    for n, before in enumerate(("mkdir -p ./nodir\n", "python3 prep.py\n", "")):
+        target = "./nodir/a.log" if n < 2 else "${LOGS}/a.log"
+        found = _launches(_project(tmp_path / str(n), f"{before}{{ {PY}; }} > {target}\n"))
+        red = found[-1]["redirection"]
+        if n == 1:
+            assert red["starts"] is None and "`python3 prep.py` (run.sh:1) runs before and may make it" in red["why"]
+        else:
+            assert red is None, before
+            assert found[0]["verdict"] == "no profiling"
+
+
+def test_a_compound_in_a_loop_or_a_pipeline_is_unknown(tmp_path):
+    for name, text in (("loop", f"for i in 0 1; do\n  {{ {PY}; }} > ./nodir/a.log\ndone\n"),
+                       ("pipe", f"{{ {PY}; }} 2> ./nodir/a.log | tee x.log\n")):
+        red = _launches(_project(tmp_path / name, text))[0]["redirection"]
+        assert red["starts"] is None, name
+
+
+def test_a_list_read_by_while_that_is_not_there_is_unknown(tmp_path):
+    # bash 5.2: `while read l; do echo ran $l; done < list` without list: "list: No such file or directory", ran next
+    found = _launches(_project(tmp_path, f"while read l; do\n  {PY} $l\ndone < ./list.txt\n"))
+    red = found[0]["redirection"]
+    assert red["starts"] is None and red["why"].startswith("`< ./list.txt` (run.sh:3) names the file ./list.txt")
+
+
+def test_a_tilde_target_is_not_judged(tmp_path):
+    found = _launches(_project(tmp_path, f"{{ {PY}; }} > ~/nodir_s66/a.log\n"))
+    assert found[0]["redirection"] is None
+
+
+def test_a_child_run_under_the_callers_set_e(tmp_path):
+    # bash 5.2: `set -e; bash child.sh > nod/log; echo ran next` printed the error alone (status 1), whether the child
+    # has set -e or not; without the caller's set -e, `ran next` ran (the child's own set -e does nothing: it never
+    # starts)
+    child = f"{PY} --one\n{PY} --two\necho end\n"
+    for caller_e in (True, False):
+        for child_e in (True, False):
+            name = f"{caller_e}{child_e}"
+            found = _launches(_project(tmp_path / name, ("set -e\n" if caller_e else "") +
+                                       f"bash ./child.sh > ./nodir/a.log\n{PY} --next\n",
+                                       ("set -e\n" if child_e else "") + child))
+            verdicts = [x["verdict"] for x in found]
+            assert verdicts[:2] == ["not run", "not run"], name
+            assert verdicts[2] == ("not run" if caller_e else "no profiling"), name
+            if caller_e:
+                assert found[2]["why"].endswith("fails first and stops the launcher (set -e)"), name
