@@ -131,3 +131,49 @@ def test_a_child_run_under_the_callers_set_e(tmp_path):
             assert verdicts[2] == ("not run" if caller_e else "no profiling"), name
             if caller_e:
                 assert found[2]["why"].endswith("fails first and stops the launcher (set -e)"), name
+
+
+# a folder of the tree an `rm -r` removes before (scripts/logs is in the tree). bash 5.2, in the same way (the launch
+# an `echo ran`): rm_sure printed "./logs/a.log: No such file or directory" and not `ran`; every other shape ran it
+# where ./logs was not removed (rm_then_mkdir, rm_in_if_then_mkdir, rm_inside, rm_no_r: "rm: cannot remove
+# './logs': Is a directory"); rm_unknown with X=./logs failed, with X=./other ran; rm_glob removed it (the glob names
+# it: what a glob names is not followed); rm_background ran the launch in one run and failed in the next (a race);
+# rm_subshell_background and rm_in_function failed (an rm in a compound, a function, a sourced or child script, is
+# not taken as sure: it may run in the background, or not at all)
+RM = {
+    "rm_sure": ("rm -rf ./logs\n", False),
+    "rm_sure_compound": ("rm -r ./logs\n{\n", False),
+    "rm_then_mkdir": ("rm -rf ./logs\nmkdir -p ./logs\n", "ran"),
+    "rm_in_if_then_mkdir": ("if [ -d ./logs ]; then\n  rm -rf ./logs\nfi\nmkdir -p ./logs\n", "ran"),
+    "rm_inside": ("rm -rf ./logs/*\n", "ran"),
+    "rm_no_r": ("rm ./logs\n", "ran"),
+    "rm_unknown": ("rm -rf $X\n", None),
+    "rm_glob": ("rm -rf ./lo*\n", None),
+    "rm_background": ("rm -rf ./logs &\n", None),
+    "rm_subshell_background": ("( rm -rf ./logs ) &\nwait\n", None),
+    "rm_in_function": ("f() {\n  rm -rf ./logs\n}\nf\n", None),
+}
+
+
+def test_a_folder_of_the_tree_removed_before(tmp_path):
+    for name, (before, starts) in RM.items():
+        top = tmp_path / name
+        after = "\n} > ./logs/a.log\n" if before.endswith("{\n") else " > ./logs/a.log\n"
+        path = _project(top, before + PY + after)
+        (top / "scripts" / "logs").mkdir()
+        red = _launches(path)[-1]["redirection"]
+        if starts == "ran":
+            assert red is None, name
+            continue
+        assert red["starts"] is starts, name
+        line = before.count("\n") + (2 if after.startswith("\n}") else 1)
+        at, rm = next((n, x.strip(" &()")) for n, x in enumerate(before.split("\n"), 1) if "rm " in x)
+        if starts is False:
+            assert red["why"] == (
+                f"`> ./logs/a.log` (run.sh:{line}) names the folder ./logs (the "
+                f"command runs in {top}/scripts), which `{rm}` (run.sh:{at}) removes before, and nothing the launcher "
+                "runs after makes it again: bash reports \"No such file or directory\" and does not start python3"), \
+                name
+        else:
+            assert f"which is in the tree; `{rm}` (run.sh:{at}) runs before and may remove it: if it does, bash " \
+                "reports" in red["why"], name

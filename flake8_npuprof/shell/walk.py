@@ -23,7 +23,7 @@ from ..values.launch_args import Word
 from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
 from .control import _STATUS, Compounds
 from .expand import COMPUTED, Expander, ifs_split
-from .redirects import Maker, Outer, folderless, in_tree as _in_tree, made_folder, maker_of, pairs
+from .redirects import Maker, Outer, Removal, folderless, in_tree as _in_tree, made_folder, maker_of, pairs, removes
 from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, after_subshell, brace_body,
                     compiled, keyword_split, named_loop_count, no_rounds, set_by_value, set_unfollowed,
                     without_redirections)
@@ -277,11 +277,13 @@ class Walk(Expander, Compounds):
         # may make a folder, the redirections of function calls and child runs, and the seqs of the commands walked in
         # a loop (a later command of its body runs before a later round) or in a pipeline (its others run meanwhile)
         self.makers: List[Maker] = []
+        self.removed: List[Removal] = []    # the `rm -r`s met: a folder of the tree they remove is gone till made
         self.outer: List[Outer] = []
         self.looped: set = set()
         self.piped: set = set()
         self._branch_mkdir = False      # the command being walked is a mkdir of its own in an `if` branch (_statements)
         self._rm_in_loop = False        # ... an `rm` in a loop
+        self._rm_in_block = False       # ... in a compound (which may run in the background: `( rm -rf d ) &`)
 
     def launcher_text(self) -> str:
         """The launcher's whole text: the one given to run(), else the file's as the walk read it ("" when it cannot
@@ -735,6 +737,7 @@ class Walk(Expander, Compounds):
                 op not in ("&", "|")
             # ... an `rm` in a loop, whose later rounds may remove other folders than the first round's words name
             self._rm_in_loop = first in ("rm", "rmdir") and any(b.kind in _LOOPS for b in blocks)
+            self._rm_in_block = first == "rm" and bool(blocks)
             # ... each loop of which certainly runs its first round up to here (`for i in 1 2; do mkdir -p d1; done`)
             first_round = all(_first_round(b) for b in blocks if b.kind in _LOOPS) if blocks else True
             self._first_round = self._in_loop and first_round
@@ -984,6 +987,8 @@ class Walk(Expander, Compounds):
             fails = self._fails_here(conditional, op) and any(
                 _blocked(os.path.normpath(os.path.join(self.dirs[0], w))) for w in self._mkdir_bodies[head]
                 if not w.startswith("-"))
+        if head in ("rm", "rmdir") and len(words) > 1:
+            self._removes(text, words, conditional or bool(depth) or bool(self._calling), path, src)
         if self.made_here and (head in ("rm", "rmdir", "mv", "unlink", "find", "eval") or head in self.functions):
             # it may remove one (bash 5.2: `mkdir ./d; rm -rf ./d; cd ./d` failed); an `rm` of known words only those it
             # names or is inside (`rm -rf ./d/*` leaves ./d: bash 5.2's `cd ./d` after it succeeded)
@@ -1213,15 +1218,36 @@ class Walk(Expander, Compounds):
                 mode = w.text == "--mode" or bool(re.fullmatch(r"-[a-zA-Z]*m", w.text))
             elif w.known:
                 folders.append(os.path.normpath(os.path.join(self.dirs[0], w.text)))
+        # (a folder of the tree an `rm` before may have removed is made again: shell/redirects reads made_here first)
+        gone = tuple(p for r in self.removed for p in r.paths)
         for folder in folders:
             if _blocked(folder):
                 continue
             if parents:
-                while folder not in self.made_here and not _in_tree(folder):
+                while folder not in self.made_here and (not _in_tree(folder) or gone and removes(folder, gone)):
                     self.made_here.add(folder)
                     folder = os.path.dirname(folder)
-            elif not _in_tree(folder) and made_folder(os.path.dirname(folder), self.made_here):
+            elif (not _in_tree(folder) or gone and removes(folder, gone)) and \
+                    made_folder(os.path.dirname(folder), self.made_here, gone):
                 self.made_here.add(folder)
+
+    def _removes(self, text: str, words: List[Word], conditional: bool, path: str, src) -> None:
+        """Record an `rm -r` or `rmdir` (shell/redirects.Removal): sure where it certainly runs, now (a line of the
+        launcher's own, not in a compound, a function, a sourced or child script, nor in the background or piped), in
+        the folder known, of paths written out (no glob, not `.`, `..` or `/`, which rm refuses); an `rm` without -r
+        removes no folder (bash 5.2: "Is a directory")."""
+        args = list(without_redirections(words[1:]))
+        targets = [w for w in args if not (w.known and w.text.startswith("-"))]
+        if not targets or words[0].text == "rm" and all(w.known for w in args) and not any(
+                w.text == "--recursive" or re.fullmatch(r"-[a-zA-Z]*[rR][a-zA-Z]*", w.text) for w in args):
+            return
+        base = self.dirs[0] if len(self.dirs) == 1 else HOLE
+        sure = words[0].text == "rm" and not conditional and not self._rm_in_block and not self._apart_cmd and \
+            len(self.dirs) == 1 and all(w.known and not any(c in w.text for c in "*?[") and
+                                        os.path.basename(w.text.rstrip("/")) not in ("", ".", "..") for w in targets)
+        self.removed.append(Removal(len(self.commands), tuple(os.path.normpath(os.path.join(base, w.text))
+                                                              for w in targets), sure,
+                                    text[words[0].start:words[-1].end][:80], path, src.position(words[0].start)[0]))
 
     def _fails_here(self, conditional: bool, op: str) -> bool:
         """Whether a command that fails here certainly stops the shell under set -e: it certainly runs, in the shell
