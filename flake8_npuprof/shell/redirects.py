@@ -170,11 +170,24 @@ def unopened(w, cmd, text: str) -> Optional[Unopened]:
     return next((u for u in found if u.sure), found[0] if found else None)
 
 
-def _unopened(w, cmd, text: str) -> Iterator[Unopened]:
+class _Probe(NamedTuple):
+    """What _unopened reads of a Command, for a compound judged on its own (fails_to_open)."""
+    seq: int
+    words: tuple = ()
+
+
+def fails_to_open(w, outer: Outer) -> bool:
+    """Whether a compound's redirection certainly cannot be opened (w: the Walk as it closes the compound): bash runs
+    nothing in it, and under set -e stops there."""
+    return any(u.sure for u in _unopened(w, _Probe(outer.first), "", outer))
+
+
+def _unopened(w, cmd, text: str, only: Optional[Outer] = None) -> Iterator[Unopened]:
     from ..source.files import rel_path
     found: List[Tuple[tuple, Tuple[str, ...], frozenset, int, str, int, Optional[Outer]]] = [
-        (o.pairs, o.dirs, o.made, o.first, o.path, o.line, o) for o in w.outer if o.first <= cmd.seq < o.end]
-    own = pairs(text, cmd.words) if any(">" in x.text or "<" in x.text for x in cmd.words) \
+        (o.pairs, o.dirs, o.made, o.first, o.path, o.line, o) for o in ((only,) if only else w.outer)
+        if o.first <= cmd.seq < o.end]
+    own = pairs(text, cmd.words) if only is None and any(">" in x.text or "<" in x.text for x in cmd.words) \
         else ()
     if own:
         found.append((own, cmd.cwd, cmd.made, cmd.seq, cmd.path, cmd.line, None))

@@ -23,7 +23,8 @@ from ..values.launch_args import Word
 from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
 from .control import _STATUS, Compounds
 from .expand import COMPUTED, Expander, ifs_split
-from .redirects import Maker, Outer, Removal, folderless, in_tree as _in_tree, made_folder, maker_of, pairs, removes
+from .redirects import (Maker, Outer, Removal, fails_to_open, folderless, in_tree as _in_tree, made_folder, maker_of,
+                        pairs, removes)
 from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, after_subshell, brace_body,
                     compiled, keyword_split, named_loop_count, no_rounds, set_by_value, set_unfollowed,
                     without_redirections)
@@ -455,6 +456,8 @@ class Walk(Expander, Compounds):
                     assert closed is not None       # a subshell is open
                     pending = (closed, "")
                     self._closing(closed, text, *after_subshell(text, at + 1), path, src)
+                    if self.ended:
+                        return
                 elif op in _AFTER_SUBSHELL and closed is not None:
                     self._after_block(closed, op)
                 continue                            # `name()`: the `)` of a definition (function stays set)
@@ -579,6 +582,8 @@ class Walk(Expander, Compounds):
                 loop = self._close(blocks, {"fi": "if", "done": "loop", "esac": "case"}[head])
                 if len(words) > 1:
                     self._closing(loop, text, words[1:], op, path, src)
+                    if self.ended:
+                        return
                 if loop is not None and loop.bounds and loop.ranks and any(
                         (self.vars.get(n) or self.exported.get(n)) is not s for n, s in loop.bounds.items()):
                     # the body sets a bound, which bash reads again at every round: how often it ran is not known
@@ -604,6 +609,8 @@ class Walk(Expander, Compounds):
                 group = self._close(blocks, "group", restore=op in ("&", "|"))
                 if len(words) > 1:
                     self._closing(group, text, words[1:], op, path, src)
+                    if self.ended:
+                        return
                 if group is not None and group.kind.startswith("group"):
                     closed = group
                     if op in _AFTER_SUBSHELL:
@@ -801,6 +808,8 @@ class Walk(Expander, Compounds):
                 assert closed is not None       # a subshell is open
                 pending = (closed, "")
                 self._closing(closed, text, *after_subshell(text, at + 1), path, src)
+                if self.ended:
+                    return
 
     def _opening(self, blocks: List[_Block], alone: bool, piped: bool) -> None:
         """Where the compound just opened (blocks[-1]) begins, for its redirections, which bash opens before any
@@ -826,8 +835,11 @@ class Walk(Expander, Compounds):
             # (set -e where it is sure: not where an eval, alias or unread sourced file may have turned it off)
             errexit = errexit and op not in ("&&", "||", "&", "|") and not self._e_doubt and not self._aliased and \
                 not self.unread and all(a if isinstance(a, bool) else a() for a in self._acts)
-            self.outer.append(Outer(block.first, len(self.commands), found, dirs, path, src.position(spans[0][0])[0],
-                                    made, errexit, len(self._chain), looped, piped or op == "|"))
+            line = src.position(spans[0][0])[0]
+            self.outer.append(Outer(block.first, len(self.commands), found, dirs, path, line, made, errexit,
+                                    len(self._chain), looped, piped or op == "|"))
+            if errexit and fails_to_open(self, self.outer[-1]):
+                self._end(path, line, "1")      # (the caller returns: nothing after it runs)
 
     def _simple(self, text, src, path, spans, depth, conditional, ranks, op: str = "") -> bool:
         """Record one simple command; True when it ends the shell: `exit`, `exec cmd` (which replaces it; not
