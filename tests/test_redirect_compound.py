@@ -188,3 +188,12 @@ def test_set_e_stops_at_a_compound_that_holds_no_launch(tmp_path):
     for n, text in enumerate((f"{{ echo start; }} > ./nodir/a.log\n{PY}\n",
                               f"set -e\n{{ echo start; }} > ./nodir/a.log || true\n{PY}\n")):
         assert [x["verdict"] for x in _launches(_project(tmp_path / str(n), text))] == ["no profiling"], text
+
+
+def test_a_process_substitution_or_here_string_is_no_file(tmp_path):
+    # `done < <(ls ./nodir)`: bash 5.2 runs the loop (reading nothing); `<<<` and `<<EOF` name no file
+    for n, close in enumerate(("done < <(ls ./nodir)\n", 'done <<< "$(cat ./nodir/x)"\n', "done <<EOF\na\nEOF\n")):
+        found = _launches(_project(tmp_path / str(n), f"while read l; do\n  {PY}\n{close}"))
+        assert found[0]["redirection"] is None, close
+    found = _launches(_project(tmp_path / "own", f"{PY} < <(ls ./nodir)\n"))
+    assert found[0]["redirection"] is None

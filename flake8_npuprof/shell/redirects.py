@@ -109,6 +109,8 @@ def pairs(text: str, words) -> Tuple[Tuple[str, Word], ...]:
         if ">" not in w.text and "<" not in w.text or text[w.start:w.end] != w.text:
             continue
         target = words[k + 1]
+        if target.text[:1] in "<>":
+            continue            # (`< <(cmd)`: a process substitution, split at its `<`)
         if _OUT.fullmatch(w.text) or _IN.fullmatch(w.text) or \
                 w.text == ">&" and not re.fullmatch(r"\d+|-", target.text):     # (not a copy: `2>&1`, `>&-`)
             out.append((w.text, target))
