@@ -137,6 +137,7 @@ def test_a_child_run_under_the_callers_set_e(tmp_path):
 # where ./logs was not removed (rm_then_mkdir, rm_in_if_then_mkdir, rm_inside, rm_no_r: "rm: cannot remove
 # './logs': Is a directory"); rm_unknown with X=./logs failed, with X=./other ran; rm_glob removed it (the glob names
 # it: what a glob names is not followed); rm_background ran the launch in one run and failed in the next (a race);
+# rm_interactive ran (rm read no answer: nothing removed); rm_unknown_absolute with X=$PWD failed;
 # rm_subshell_background and rm_in_function failed (an rm in a compound, a function, a sourced or child script, is
 # not taken as sure: it may run in the background, or not at all)
 RM = {
@@ -151,6 +152,8 @@ RM = {
     "rm_background": ("rm -rf ./logs &\n", None),
     "rm_subshell_background": ("( rm -rf ./logs ) &\nwait\n", None),
     "rm_in_function": ("f() {\n  rm -rf ./logs\n}\nf\n", None),
+    "rm_interactive": ("rm -ri ./logs < /dev/null\n", None),
+    "rm_unknown_absolute": ("rm -rf ${X}/../scripts/logs\n", None),
 }
 
 

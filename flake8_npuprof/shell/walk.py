@@ -1254,10 +1254,14 @@ class Walk(Expander, Compounds):
                 w.text == "--recursive" or re.fullmatch(r"-[a-zA-Z]*[rR][a-zA-Z]*", w.text) for w in args):
             return
         base = self.dirs[0] if len(self.dirs) == 1 else HOLE
+        # (`rm -ri`, `-I`, --interactive ask first, and read the answer from the launcher's input)
         sure = words[0].text == "rm" and not conditional and not self._rm_in_block and not self._apart_cmd and \
-            len(self.dirs) == 1 and all(w.known and not any(c in w.text for c in "*?[") and
+            not any(w.text.startswith("--interactive") or re.fullmatch(r"-[a-zA-Z]*[iI][a-zA-Z]*", w.text)
+                    for w in args) and len(self.dirs) == 1 and all(w.known and not any(c in w.text for c in "*?[") and
                                         os.path.basename(w.text.rstrip("/")) not in ("", ".", "..") for w in targets)
-        self.removed.append(Removal(len(self.commands), tuple(os.path.normpath(os.path.join(base, w.text))
+        # (a word that starts with a part not known may name any folder: `rm -rf $OUT`)
+        self.removed.append(Removal(len(self.commands), tuple(HOLE if w.text.startswith(HOLE) else
+                                                              os.path.normpath(os.path.join(base, w.text))
                                                               for w in targets), sure,
                                     text[words[0].start:words[-1].end][:80], path, src.position(words[0].start)[0]))
 
