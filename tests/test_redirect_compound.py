@@ -200,3 +200,10 @@ def test_a_process_substitution_or_here_string_is_no_file(tmp_path):
         assert found[0]["redirection"] is None, close
     found = _launches(_project(tmp_path / "own", f"{PY} < <(ls ./nodir)\n"))
     assert found[0]["redirection"] is None
+
+
+def test_mkdir_after_an_rm_of_any_folder(tmp_path):
+    # `rm -rf $X` may remove any folder; `mkdir -p` then `mkdir` below it make them again (bash 5.2 ran the launch with
+    # X=$PWD/logs): the walk ends, and the folder made is there
+    found = _launches(_project(tmp_path, f"rm -rf $X\nmkdir -p ./logs\nmkdir ./logs/d\n{PY} > ./logs/d/a.log\n"))
+    assert found[0]["redirection"] is None

@@ -129,6 +129,8 @@ def made_folder(folder: str, made, gone: Tuple[str, ...] = ()) -> bool:
     while not in_tree(folder) or gone and removes(folder, gone):
         if folder not in made:
             return False
+        if folder == os.path.dirname(folder):
+            break               # (`/`, where an rm of any folder was met and a `mkdir -p` after it)
         folder = os.path.dirname(folder)
     return True
 
