@@ -43,6 +43,7 @@ class Run(NamedTuple):
     named: bool = False         # `why` names this launch's own cause (the run's answer quotes it)
     stopped_by: int = 0         # "not run": the index of the launch whose failure stops or skips it
     switch: bool = False        # `why` says what would switch profiling on, or that the launcher drops it
+    stops: str = ""             # its failure stops this (set -e): "the launcher", or the child script it ends
 
     @property
     def where(self) -> str:
@@ -266,9 +267,18 @@ def _emulate_walk(w: Walk, path: str, target, base, environ) -> Optional[dict]:
         if shut is not None and not shut.sure:
             run = _may_not_start(run, shut)
         runs.append(run)
-        if (run.verdict == "fails" or run.verdict == "not run") and run.certain and not launch.command.background:
+        if shut is not None and shut.sure and shut.by is not None:
+            # a call's, child run's or compound's redirection: bash opened it in the shell the call is in, whose set -e
+            # decides (the child's own never starts), certain or not whichever launch in it this is
+            if shut.by.errexit:
+                within = _stopped_within(launch.command.frames[:shut.by.depth])
+                runs[-1] = run._replace(stops=_stopper(launch.command, within))
+                stops.append((runs[-1], within))
+        elif (run.verdict == "fails" or run.verdict == "not run") and run.certain and not launch.command.background:
             if launch.command.errexit:
-                stops.append((run, _stopped_within(launch.command.frames)))
+                within = _stopped_within(launch.command.frames)
+                runs[-1] = run._replace(stops=_stopper(launch.command, within))
+                stops.append((runs[-1], within))
             elif launch.command.chained:
                 skip = _next_command(w, launch.command)
     return _answer(w, path, runs, truncated, target, base)
@@ -896,7 +906,7 @@ def _script_reader(results: List[Result]) -> Optional[Result]:
 def _not_run(w: Walk, launch: Launch, index: int, by: Run, target, base) -> Run:
     report = finish(_rel(w.launcher, os.getcwd()), [], target, w.start, base, None, None, False)
     info = launch_info(w, launch, None, w.root)
-    how = f"stops {_stopper(by.launch.command)} (set -e)" if by.launch.command.errexit else "skips it (&&)"
+    how = f"stops {by.stops} (set -e)" if by.stops else "skips it (&&)"
     why = f"launch {by.index} at {by.where} fails first and {how}"
     info["lines"].insert(1, f"  not run: {why}")
     return Run(launch, index, dict(report, usable=False), info, "not run", why, False, stopped_by=by.index)
@@ -923,9 +933,9 @@ def _may_not_start(run: Run, shut: Unopened) -> Run:
                         report=dict(run.report, usable=None, exit=EXIT_PROBLEM), named=True)
 
 
-def _stopper(cmd) -> str:
-    """Who a failure under `set -e` stops: the launcher, or the child script it ends in."""
-    within = _stopped_within(cmd.frames)
+def _stopper(cmd, within: tuple) -> str:
+    """Who a failure under `set -e` stops (within: what it stops, _stopped_within): the launcher, or the child
+    script it ends in."""
     return "the launcher" if not within else os.path.basename(cmd.via[len(within) - 1][0])
 
 
@@ -1028,8 +1038,8 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
         stopped = [r for r in runs if r.verdict == "not run" and r.stopped_by == decider.index]
         if stopped:
             which = f"launch{'es' if len(stopped) > 1 else ''} {', '.join(str(r.index) for r in stopped)}"
-            why += f"; {_stopper(decider.launch.command)} stops there (set -e): {which} never run" \
-                if decider.launch.command.errexit \
+            why += f"; {decider.stops} stops there (set -e): {which} never run" \
+                if decider.stops \
                 else f"; `&&` skips {which}"
     elif open_ or truncated:
         decider, usable = (open_[0] if open_ else None), None

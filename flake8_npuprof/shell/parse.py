@@ -677,6 +677,26 @@ def _redirections_only(text: str, words) -> bool:
     return True
 
 
+def after_subshell(text: str, i: int) -> Tuple[List[Tuple[int, int]], str]:
+    """The redirections after a subshell's `)` (i: just after it), which the lexer leaves out of its commands
+    (`( ... ) > log 2>&1`), and the operator that ends them ("" at a line break or the end). Words that are not
+    only redirections give none (not a form the walk judges)."""
+    words: List[Tuple[int, int]] = []
+    n = len(text)
+    while i < n:
+        m = _BLANKS.match(text, i)
+        i = m.end() if m else i
+        if i >= n or text[i] in "\n;&|)#" and not text.startswith("&>", i):
+            break
+        j = (i + 3 if text.startswith("&>>", i) else i + 2) if text.startswith("&>", i) else word_end(text, i)
+        if j <= i:
+            break
+        words.append((i, j))
+        i = j
+    op = text[i:i + 2] if text.startswith(("&&", "||"), i) else text[i] if i < n and text[i] in ";&|" else ""
+    return (words, op) if _redirections_only(text, words) else ([], op)
+
+
 def _array_end(text: str, i: int) -> int:
     """The end of `(...)` at i, an array's values (quotes and expansions skipped)."""
     depth, n = 0, len(text)

@@ -42,7 +42,8 @@ class Maker(NamedTuple):
 
 
 class Outer(NamedTuple):
-    """The redirections of a function call or a child script's run: bash opens them before any command in it."""
+    """The redirections of a function call, a child script's run or a compound command (`{ ...; } > log`, `done >
+    log`, `( ... ) > log`): bash opens them before any command in it (a loop's words, an `if`'s condition)."""
     first: int                  # the seqs of the commands it ran: first <= seq < end
     end: int
     pairs: Tuple[Tuple[str, Word], ...]
@@ -50,12 +51,45 @@ class Outer(NamedTuple):
     path: str
     line: int
     made: frozenset             # Walk.made_here then
+    # a failure to open one certainly stops the shell it is opened in (set -e, not after && or ||, in the background or
+    # piped), that shell being the launch's after its first `depth` child runs (Command.frames)
+    errexit: bool = False
+    depth: int = 0
+    # a compound's: whether it is in a loop or a pipeline (None: as its commands are, for a call or child run)
+    looped: Optional[bool] = None
+    piped: Optional[bool] = None
+
+
+class Removal(NamedTuple):
+    """An `rm -r` (or `rmdir`) the walk met: the folders it names, which it removes with all below them."""
+    seq: int                    # Command.seq of the rm: it runs before the commands of higher seqs
+    paths: Tuple[str, ...]      # absolute; HOLE for a part not known, and a glob as written where not sure
+    sure: bool                  # it certainly runs, in the folder known, and removes each path that is there
+    shown: str                  # the command as written
+    path: str
+    line: int
+
+
+def removes(folder: str, paths: Tuple[str, ...]) -> bool:
+    """Whether removing these paths (Removal.paths) may remove the folder: it or a folder above it matches one."""
+    ups = [folder]
+    while os.path.dirname(ups[-1]) != ups[-1]:
+        ups.append(os.path.dirname(ups[-1]))
+    for p in paths:
+        if HOLE in p or any(c in p for c in "*?["):
+            import fnmatch
+            if any(fnmatch.fnmatchcase(up, p.replace(HOLE, "*")) for up in ups):
+                return True
+        elif p in ups:
+            return True
+    return False
 
 
 class Unopened(NamedTuple):
     """A launch's redirection that names a folder (or, for `<`, a file) that is not there."""
     sure: bool                  # nothing before could make it: bash certainly does not start the launch
     why: str
+    by: Optional[Outer] = None  # the call, child run or compound it is a redirection of (None: the launch's own)
 
 
 @functools.lru_cache(maxsize=None)
@@ -75,6 +109,8 @@ def pairs(text: str, words) -> Tuple[Tuple[str, Word], ...]:
         if ">" not in w.text and "<" not in w.text or text[w.start:w.end] != w.text:
             continue
         target = words[k + 1]
+        if target.text[:1] in "<>":
+            continue            # (`< <(cmd)`: a process substitution, split at its `<`)
         if _OUT.fullmatch(w.text) or _IN.fullmatch(w.text) or \
                 w.text == ">&" and not re.fullmatch(r"\d+|-", target.text):     # (not a copy: `2>&1`, `>&-`)
             out.append((w.text, target))
@@ -86,17 +122,20 @@ def in_tree(folder: str) -> bool:
     return note(folder)[0] == "dir"
 
 
-def made_folder(folder: str, made) -> bool:
-    """Whether a folder is there when the walk reaches a command: in the tree, or made by the walk (made: Walk's
-    made_here when it was met) in a folder that is there."""
-    while not in_tree(folder):
+def made_folder(folder: str, made, gone: Tuple[str, ...] = ()) -> bool:
+    """Whether a folder is there when the walk reaches a command: in the tree (and not removed by an `rm` before:
+    gone, the paths of those certain to), or made by the walk (made: Walk's made_here when it was met) in a folder
+    that is there."""
+    while not in_tree(folder) or gone and removes(folder, gone):
         if folder not in made:
             return False
+        if folder == os.path.dirname(folder):
+            break               # (`/`, where an rm of any folder was met and a `mkdir -p` after it)
         folder = os.path.dirname(folder)
     return True
 
 
-def _absent(written: str, cwd: str, made, reading: bool) -> Optional[str]:
+def _absent(written: str, cwd: str, made, reading: bool, gone: Tuple[str, ...]) -> Optional[str]:
     """The part of a redirection's target, as written, that is not there when the walk reaches it: the first folder
     on the way that is neither in the tree nor made (made: Walk.made_here then), or for `<` the file itself. None
     where each is there, or where it is not judged (a link's `..`, which is its target's parent)."""
@@ -114,7 +153,7 @@ def _absent(written: str, cwd: str, made, reading: bool) -> Optional[str]:
             folder = os.path.dirname(folder)
             continue
         folder = os.path.join(folder, part)
-        if not made_folder(folder, made):
+        if not made_folder(folder, made, gone):
             return "/".join(parts[:n + 1])
     if reading and parts[-1] and not exists(os.path.join(folder, parts[-1])):
         return written
@@ -135,48 +174,82 @@ def unopened(w, cmd, text: str) -> Optional[Unopened]:
     return next((u for u in found if u.sure), found[0] if found else None)
 
 
-def _unopened(w, cmd, text: str) -> Iterator[Unopened]:
+class _Probe(NamedTuple):
+    """What _unopened reads of a Command, for a compound judged on its own (fails_to_open)."""
+    seq: int
+    words: tuple = ()
+
+
+def fails_to_open(w, outer: Outer) -> bool:
+    """Whether a compound's redirection certainly cannot be opened (w: the Walk as it closes the compound): bash runs
+    nothing in it, and under set -e stops there."""
+    return any(u.sure for u in _unopened(w, _Probe(outer.first), "", outer))
+
+
+def _unopened(w, cmd, text: str, only: Optional[Outer] = None) -> Iterator[Unopened]:
     from ..source.files import rel_path
-    found = [(o.pairs, o.dirs, o.made, o.first, o.path, o.line) for o in w.outer if o.first <= cmd.seq < o.end]
-    own = pairs(text, cmd.words) if any(">" in x.text or "<" in x.text for x in cmd.words) \
+    found: List[Tuple[tuple, Tuple[str, ...], frozenset, int, str, int, Optional[Outer]]] = [
+        (o.pairs, o.dirs, o.made, o.first, o.path, o.line, o) for o in ((only,) if only else w.outer)
+        if o.first <= cmd.seq < o.end]
+    own = pairs(text, cmd.words) if only is None and any(">" in x.text or "<" in x.text for x in cmd.words) \
         else ()
     if own:
-        found.append((own, cmd.cwd, cmd.made, cmd.seq, cmd.path, cmd.line))
-    for redirections, dirs, made, before, path, line in found:
+        found.append((own, cmd.cwd, cmd.made, cmd.seq, cmd.path, cmd.line, None))
+    for redirections, dirs, made, before, path, line, by in found:
+        removals = [r for r in w.removed if r.seq < before] if w.removed else []
+        gone_paths = tuple(p for r in removals if r.sure for p in r.paths)
+        # (a compound's place decides: a loop it is the body of, a pipeline in it, run after it opened them)
+        looped = by.looped if by is not None and by.looped is not None else cmd.seq in w.looped or before in w.looped
+        piped = by.piped if by is not None and by.piped is not None else cmd.seq in w.piped
         if len(dirs) != 1:
             continue
         for op, target in redirections:
             if HOLE in target.text or not target.text or target.text.startswith("/dev/") or \
                     any(c in target.text for c in "*?[{("):
                 continue        # (a glob or brace bash may expand to a file there, a process substitution)
-            gone = _absent(target.text, dirs[0], made, _IN.fullmatch(op) is not None)
-            if gone is None:
-                continue
+            gone = _absent(target.text, dirs[0], made, _IN.fullmatch(op) is not None, gone_paths)
             where = f"{rel_path(path, w.root)}:{line}"
+            head = cmd.words[0].text if cmd.words else ""
+            name = (cmd.words[1].text if head == "exec" and len(cmd.words) > 1 else head) or "the command"
+            fails = f"bash reports \"No such file or directory\" and does not start {name}"
+            if gone is None:
+                # a folder of the tree on the way that an `rm` before may remove (its words not known, under a
+                # condition, in a loop, in the background, a glob)
+                maybe = _removed_by(target.text, dirs[0], made, [r for r in removals if not r.sure]) \
+                    if removals else None
+                if maybe is not None:
+                    part, r = maybe
+                    yield Unopened(False, f"`{op} {target.text}` ({where}) names the folder {part}" +
+                                   ("" if os.path.isabs(part) else f" (the command runs in {dirs[0]})") +
+                                   f", which is in the tree; `{r.shown}` ({rel_path(r.path, w.root)}:{r.line}) runs "
+                                   f"before and may remove it: if it does, {fails}")
+                continue
             folder = os.path.normpath(os.path.join(dirs[0], gone))
             what = "the file" if gone == target.text and _IN.fullmatch(op) else "the folder"
             said = f"`{op} {target.text}` ({where}) names {what} {gone}" + \
                 ("" if os.path.isabs(gone) else f" (the command runs in {dirs[0]})")
-            head = cmd.words[0].text if cmd.words else ""
-            name = (cmd.words[1].text if head == "exec" and len(cmd.words) > 1 else head) or "the command"
-            fails = f"bash reports \"No such file or directory\" and does not start {name}"
+            # (a folder of the tree is not there where an `rm` before certainly removed it)
+            rm = next((r for r in reversed(removals) if r.sure and removes(folder, r.paths)), None) \
+                if gone_paths and in_tree(folder) else None
+            lacking = "which is not in the tree" if rm is None else \
+                f"which `{rm.shown}` ({rel_path(rm.path, w.root)}:{rm.line}) removes before"
             makers = [m for m in w.makers if (m.seq < before or m.early and m.seq == before) and
                       _may_make(m, folder)]
             if any(m.branch for m in makers):
                 continue        # (a branch of an `if` makes it: not judged, see Maker.branch)
             if what == "the file":
-                yield Unopened(False, f"{said}, which is not in the tree; a command before may write it: if none "
+                yield Unopened(False, f"{said}, {lacking}; a command before may write it: if none "
                                       f"does, {fails}")
             elif makers:
                 m = makers[-1]
-                yield Unopened(False, f"{said}, which is not in the tree; `{m.shown}` "
+                yield Unopened(False, f"{said}, {lacking}; `{m.shown}` "
                                       f"({rel_path(m.path, w.root)}:{m.line}) runs before and may make it: if it "
                                       f"does not, {fails}")
-            elif cmd.seq in w.looped or before in w.looped:
-                yield Unopened(False, f"{said}, which is not in the tree; it is in a loop, whose commands after it "
+            elif looped:
+                yield Unopened(False, f"{said}, {lacking}; it is in a loop, whose commands after it "
                                       f"may make it before a later round: if none does, {fails}")
-            elif cmd.seq in w.piped:
-                yield Unopened(False, f"{said}, which is not in the tree; the other commands of its pipeline run at "
+            elif piped:
+                yield Unopened(False, f"{said}, {lacking}; the other commands of its pipeline run at "
                                       f"the same time (what they make is not followed here): if none makes it, "
                                       f"{fails}")
             elif head == "exec":
@@ -184,8 +257,32 @@ def _unopened(w, cmd, text: str) -> Iterator[Unopened]:
                 yield Unopened(False, f"{said}, which is not there: {fails}, and goes on with the commands after it, "
                                       f"which are not followed here (exec would have ended the launcher)")
             else:
-                yield Unopened(True, f"{said}, which is not there (not in the tree, and nothing the launcher runs "
-                                     f"before makes it): {fails}")
+                yield Unopened(True, (f"{said}, which is not there (not in the tree, and nothing the launcher runs "
+                                      f"before makes it): {fails}") if rm is None else
+                               f"{said}, {lacking}, and nothing the launcher runs after makes it again: {fails}", by)
+
+
+def _removed_by(written: str, cwd: str, made, removals: List[Removal]) -> Optional[Tuple[str, Removal]]:
+    """The first folder of the tree on a target's way that one of these removals may remove (the part as written,
+    and the last such removal), where the walk did not make it since; None where there is none."""
+    if not made_folder(cwd, made):
+        return None
+    parts = written.split("/")
+    folder = "/" if written.startswith("/") else cwd
+    for n, part in enumerate(parts[:-1]):
+        if part in ("", ".", ".."):
+            if part == "..":
+                if os.path.islink(folder):
+                    return None
+                folder = os.path.dirname(folder)
+            continue
+        folder = os.path.join(folder, part)
+        if folder in made:
+            continue
+        r = next((r for r in reversed(removals) if removes(folder, r.paths)), None)
+        if r is not None:
+            return "/".join(parts[:n + 1]), r
+    return None
 
 
 def maker_of(words: List[Word], dirs: Tuple[str, ...], path: str, line: int, seq: int,

@@ -32,7 +32,8 @@ class _Block:
     """An open compound of the walk: if/case/loop/function, `{ group; }` or `( subshell )`."""
 
     __slots__ = ("kind", "ranks", "first", "end", "saved", "exit", "broken", "state", "bounds", "dirs", "anchor", "at",
-                 "held", "name", "values", "known", "made", "later", "gone", "empty", "filled", "apart", "alone")
+                 "held", "name", "values", "known", "made", "later", "gone", "empty", "filled", "apart", "alone",
+                 "opened")
 
     def __init__(self, kind: str, ranks: int, first: int, saved: Optional[tuple] = None, state: str = ""):
         self.kind, self.ranks, self.first, self.end, self.saved = kind, ranks, first, first, saved
@@ -66,6 +67,9 @@ class _Block:
         # ... and what a `cp` put in such a folder since: its entries' names (globs) round by round, each copy's
         self.filled: Dict[Tuple[str, ...], List[Tuple[Tuple[str, ...], ...]]] = {}
         self.apart = False      # a subshell, or a group run as one (`{ ...; } &`): an `exit` in it ends it alone
+        # where it began, for its redirections (Walk._opening): the directory, the folders made, whether set -e acts on
+        # it there, whether it is in a loop or after a `|`
+        self.opened: Optional[Tuple[Tuple[str, ...], frozenset, bool, bool, bool]] = None
 
 
 class Setting(NamedTuple):

@@ -23,9 +23,10 @@ from ..values.launch_args import Word
 from .command_line import SHELLS, _SCRIPT_PATH, _child_script, _errexit_line, _errexit_shebang, _shell_errexit
 from .control import _STATUS, Compounds
 from .expand import COMPUTED, Expander, ifs_split
-from .redirects import Maker, Outer, folderless, in_tree as _in_tree, made_folder, maker_of, pairs
-from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, brace_body, compiled,
-                    keyword_split, named_loop_count, no_rounds, set_by_value, set_unfollowed,
+from .redirects import (Maker, Outer, Removal, fails_to_open, folderless, in_tree as _in_tree, made_folder, maker_of,
+                        pairs, removes)
+from .parse import (_AFTER_SUBSHELL, _FOR_C, _FOR_C_NAMED, _lexed, _loop_body, _loop_count, after_subshell, brace_body,
+                    compiled, keyword_split, named_loop_count, no_rounds, set_by_value, set_unfollowed,
                     without_redirections)
 from .state import (_ALL_ARGS, _ASSIGN, _LOOPS, _MAYBE, _NAME, MAX_BYTES, MAX_COMMANDS, MAX_SOURCED, MAX_WORDS,
                     Command, EnvView, Rounds, Setting, _Block)
@@ -280,11 +281,13 @@ class Walk(Expander, Compounds):
         # may make a folder, the redirections of function calls and child runs, and the seqs of the commands walked in
         # a loop (a later command of its body runs before a later round) or in a pipeline (its others run meanwhile)
         self.makers: List[Maker] = []
+        self.removed: List[Removal] = []    # the `rm -r`s met: a folder of the tree they remove is gone till made
         self.outer: List[Outer] = []
         self.looped: set = set()
         self.piped: set = set()
         self._branch_mkdir = False      # the command being walked is a mkdir of its own in an `if` branch (_statements)
         self._rm_in_loop = False        # ... an `rm` in a loop
+        self._rm_in_block = False       # ... in a compound (which may run in the background: `( rm -rf d ) &`)
 
     def launcher_text(self) -> str:
         """The launcher's whole text: the one given to run(), else the file's as the walk read it ("" when it cannot
@@ -447,11 +450,17 @@ class Walk(Expander, Compounds):
                     blocks[-1].apart = not self.errexit and not function
                     if defined and not function:
                         blocks[-1].state = "tested"     # `then g() ( ... )`
+                    if not function:
+                        self._opening(blocks, not defined and not chained and not piped and background is None and
+                                      not inside, piped)
                     function = defined = False
                 elif op == ")" and not function and any(b.kind.startswith("subshell") for b in blocks):
                     closed = self._close(blocks, "subshell")
                     assert closed is not None       # a subshell is open
                     pending = (closed, "")
+                    self._closing(closed, text, *after_subshell(text, at + 1), path, src)
+                    if self.ended:
+                        return
                 elif op in _AFTER_SUBSHELL and closed is not None:
                     self._after_block(closed, op)
                 continue                            # `name()`: the `)` of a definition (function stays set)
@@ -493,11 +502,16 @@ class Walk(Expander, Compounds):
                 # (asked only where a command in it may stop the shell: the body may turn set -e on)
                 self._acts.append(functools.partial(_taken_alone, text, tuple(blocks), lexed, k, (_CLOSERS[head],))
                                   if not chained and not piped and not bang and background is None else False)
+                probe = [*blocks, _Block(head, 1, len(self.commands))]     # (for its redirections, _closing)
+                self._opening(probe, not chained and not piped and not bang and background is None and not inside,
+                              piped)
                 try:
                     end = self._evaluated(text, src, path, depth, inside or chained, words, op, at)
                 finally:
                     self._acts.pop()
                 if end is not None:
+                    # (end: after its `done` or `esac`, before the redirections bash opened as it began)
+                    self._closing(probe[-1], text, *after_subshell(text, end), path, src)
                     if self.ended:
                         return
                     resume = end
@@ -508,13 +522,18 @@ class Walk(Expander, Compounds):
                 blocks.append(_Block(head, 1, len(self.commands), state="" if known is None else
                                      "take" if known else "skip"))
                 blocks[-1].alone = not chained and not piped and not bang
+                self._opening(blocks, blocks[-1].alone and background is None and not inside, piped)
                 if known:
                     blocks[-1].held = (path, src.position(words[0][0])[0], "if " + _condition(text, lexed, k))
                 words = words[1:]
             elif head in ("while", "until") and not skipping and self._counted(text, src, path, words, op, at, blocks):
+                self._opening(blocks, not chained and not piped and not bang and background is None and not inside,
+                              piped)
                 continue
             elif head in ("while", "until", "case", "select"):
                 blocks.append(_Block(head, 1, len(self.commands)))
+                self._opening(blocks, not chained and not piped and not bang and background is None and not inside,
+                              piped)
                 if head != "case":
                     self._loop_began(blocks[-1], path, src.position(words[0][0])[0])
                 words = words[1:]
@@ -560,9 +579,14 @@ class Walk(Expander, Compounds):
                 block.alone = not chained and not piped and not bang
                 self._loop_began(block, path, line)
                 blocks.append(block)
+                self._opening(blocks, block.alone and background is None and not inside, piped)
                 continue
             elif head in ("fi", "done", "esac"):
                 loop = self._close(blocks, {"fi": "if", "done": "loop", "esac": "case"}[head])
+                if len(words) > 1:
+                    self._closing(loop, text, words[1:], op, path, src)
+                    if self.ended:
+                        return
                 if loop is not None and loop.bounds and loop.ranks and any(
                         (self.vars.get(n) or self.exported.get(n)) is not s for n, s in loop.bounds.items()):
                     # the body sets a bound, which bash reads again at every round: how often it ran is not known
@@ -586,6 +610,10 @@ class Walk(Expander, Compounds):
                 continue
             elif head == "}":
                 group = self._close(blocks, "group", restore=op in ("&", "|"))
+                if len(words) > 1:
+                    self._closing(group, text, words[1:], op, path, src)
+                    if self.ended:
+                        return
                 if group is not None and group.kind.startswith("group"):
                     closed = group
                     if op in _AFTER_SUBSHELL:
@@ -623,6 +651,9 @@ class Walk(Expander, Compounds):
                             not text.startswith(("&&", "||"), found[2] - 1)
                     if (defined or bang) and not function:
                         blocks[-1].state = "tested"     # (a definition: nothing in it runs here, _taken_alone)
+                    if not function and not defined:
+                        self._opening(blocks, not chained and not piped and not bang and background is None and
+                                      not inside, piped)
                     function = defined = False
                     chained = False             # the group's first command runs whenever the group does
                 words = words[1:] if head != "elif" else []
@@ -716,6 +747,7 @@ class Walk(Expander, Compounds):
                 op not in ("&", "|")
             # ... an `rm` in a loop, whose later rounds may remove other folders than the first round's words name
             self._rm_in_loop = first in ("rm", "rmdir") and any(b.kind in _LOOPS for b in blocks)
+            self._rm_in_block = first == "rm" and bool(blocks)
             # ... each loop of which certainly runs its first round up to here (`for i in 1 2; do mkdir -p d1; done`)
             first_round = all(_first_round(b) for b in blocks if b.kind in _LOOPS) if blocks else True
             self._first_round = self._in_loop and first_round
@@ -781,6 +813,39 @@ class Walk(Expander, Compounds):
                 closed = self._close(blocks, "subshell")
                 assert closed is not None       # a subshell is open
                 pending = (closed, "")
+                self._closing(closed, text, *after_subshell(text, at + 1), path, src)
+                if self.ended:
+                    return
+
+    def _opening(self, blocks: List[_Block], alone: bool, piped: bool) -> None:
+        """Where the compound just opened (blocks[-1]) begins, for its redirections, which bash opens before any
+        command in it (_closing): set -e (on here) acts on its failure where it is alone (not after && or ||, negated,
+        piped, in the background, a branch or a sourced file's branch) and outside other compounds."""
+        blocks[-1].opened = (self.dirs, frozenset(self.made_here or ()), alone and self.errexit and len(blocks) == 1,
+                             any(b.kind in _LOOPS for b in blocks[:-1]), piped)
+
+    def _closing(self, block: Optional[_Block], text: str, spans, op: str, path: str, src) -> None:
+        """Keep a compound's redirections (`} > log`, `done < list`, `) > log 2>&1`; spans: the words after its
+        closing word, op: the operator after them) as an Outer of the commands walked in it (shell/redirects.py)."""
+        if block is None or block.opened is None or not spans or len(self.commands) <= block.first:
+            return
+        words: List[Word] = []
+        for a, b in spans:
+            if "~" in text[a:b]:            # (`> ~/x.log`: not judged)
+                words.append(Word(StrValue(HOLE, [], a, b, origin="shell"), a, b))
+            else:
+                words.extend(Word(value, a, b) for value in self.fields(text, a, b))
+        found = pairs(text, words)
+        if found:
+            dirs, made, errexit, looped, piped = block.opened
+            # (set -e where it is sure: not where an eval, alias or unread sourced file may have turned it off)
+            errexit = errexit and op not in ("&&", "||", "&", "|") and not self._e_doubt and not self._aliased and \
+                not self.unread and all(a if isinstance(a, bool) else a() for a in self._acts)
+            line = src.position(spans[0][0])[0]
+            self.outer.append(Outer(block.first, len(self.commands), found, dirs, path, line, made, errexit,
+                                    len(self._chain), looped, piped or op == "|"))
+            if errexit and fails_to_open(self, self.outer[-1]):
+                self._end(path, line, "1")      # (the caller returns: nothing after it runs)
 
     def _simple(self, text, src, path, spans, depth, conditional, ranks, op: str = "") -> bool:
         """Record one simple command; True when it ends the shell: `exit`, `exec cmd` (which replaces it; not
@@ -940,6 +1005,8 @@ class Walk(Expander, Compounds):
             fails = self._fails_here(conditional, op) and any(
                 _blocked(os.path.normpath(os.path.join(self.dirs[0], w))) for w in self._mkdir_bodies[head]
                 if not w.startswith("-"))
+        if head in ("rm", "rmdir") and len(words) > 1:
+            self._removes(text, words, conditional or bool(depth) or bool(self._calling), path, src)
         if self.made_here and (head in ("rm", "rmdir", "mv", "unlink", "find", "eval") or head in self.functions):
             # it may remove one (bash 5.2: `mkdir ./d; rm -rf ./d; cd ./d` failed); an `rm` of known words only those it
             # names or is inside (`rm -rf ./d/*` leaves ./d: bash 5.2's `cd ./d` after it succeeded)
@@ -1106,11 +1173,13 @@ class Walk(Expander, Compounds):
         if head in self.functions and head not in self._calling and not inline:
             self._acts.append(op not in ("&&", "||") and not self._apart_cmd and self._sure_e)
             first, dirs, had = len(self.commands), self.dirs, frozenset(self.made_here or ())
+            # (as it is here: the call's commands change what it reads; asked only where a redirection is)
+            stops = _redirected(words) and self._e_acts(conditional, op)
             try:
                 self._call(head, list(without_redirections(words)), depth, conditional)
             finally:
                 self._acts.pop()
-            self._opened(text, words, first, dirs, path, src, had)
+            self._opened(text, words, first, dirs, path, src, had, stops)
             return self.ended
         line, col = src.position(words[0].start)
         replaced = head == "exec" and any(True for _ in without_redirections(words[1:]))
@@ -1121,11 +1190,12 @@ class Walk(Expander, Compounds):
             return replaced or bool(self._stop_code)
         child, by_shell, given = _child_script(words, path, line)
         first, dirs, had = len(self.commands), self.dirs, frozenset(self.made_here or ())
+        stops = child is not None and _redirected(words) and self._e_acts(conditional, op)
         if child is not None and depth < MAX_SOURCED and ("/" in child.text or by_shell) and \
                 self._run_child(child, depth, conditional, ranks, op, path, line, {**inline, **given},
                                 _shell_errexit(words, child) if by_shell else None,
                                 self._arguments(text, words, child)):
-            self._opened(text, words, first, dirs, path, src, had)
+            self._opened(text, words, first, dirs, path, src, had, stops)
             return replaced or bool(self._stop_code)        # the child exits failing, under this shell's set -e
         # set -e does not act on a command before && or ||, nor on one whose status a pipe drops (no pipefail)
         errexit = self.errexit and op not in ("&&", "||") and (op != "|" or self.pipefail)
@@ -1144,14 +1214,15 @@ class Walk(Expander, Compounds):
             self._failed = True
         return replaced or fails
 
-    def _opened(self, text: str, words, first: int, dirs, path: str, src, made) -> None:
+    def _opened(self, text: str, words, first: int, dirs, path: str, src, made, errexit: bool) -> None:
         """Keep the redirections of a function call or child run (`f > log`, `bash x.sh > log`): bash opens them
-        before the commands it ran, seqs first.. (shell/redirects.py)."""
-        if len(self.commands) > first and any(">" in w.text or "<" in w.text for w in words):
+        before the commands it ran, seqs first.. (shell/redirects.py), in this shell, whose set -e (errexit: it
+        certainly acts here) stops it where one fails (the child's own never starts)."""
+        if len(self.commands) > first and _redirected(words):
             found = pairs(text, words)
             if found:
                 self.outer.append(Outer(first, len(self.commands), found, dirs, path, src.position(words[0].start)[0],
-                                        made))
+                                        made, errexit, len(self._chain)))
 
     def _made(self, words) -> None:
         """Record the folders an unconditional `mkdir` certainly makes (made_here): with -p, each with the folders above
@@ -1166,15 +1237,40 @@ class Walk(Expander, Compounds):
                 mode = w.text == "--mode" or bool(re.fullmatch(r"-[a-zA-Z]*m", w.text))
             elif w.known:
                 folders.append(os.path.normpath(os.path.join(self.dirs[0], w.text)))
+        # (a folder of the tree an `rm` before may have removed is made again: shell/redirects reads made_here first)
+        gone = tuple(p for r in self.removed for p in r.paths)
         for folder in folders:
             if _blocked(folder):
                 continue
             if parents:
-                while folder not in self.made_here and not _in_tree(folder):
+                while folder not in self.made_here and (not _in_tree(folder) or gone and removes(folder, gone)):
                     self.made_here.add(folder)
                     folder = os.path.dirname(folder)
-            elif not _in_tree(folder) and made_folder(os.path.dirname(folder), self.made_here):
+            elif (not _in_tree(folder) or gone and removes(folder, gone)) and \
+                    made_folder(os.path.dirname(folder), self.made_here, gone):
                 self.made_here.add(folder)
+
+    def _removes(self, text: str, words: List[Word], conditional: bool, path: str, src) -> None:
+        """Record an `rm -r` or `rmdir` (shell/redirects.Removal): sure where it certainly runs, now (a line of the
+        launcher's own, not in a compound, a function, a sourced or child script, nor in the background or piped), in
+        the folder known, of paths written out (no glob, not `.`, `..` or `/`, which rm refuses); an `rm` without -r
+        removes no folder (bash 5.2: "Is a directory")."""
+        args = list(without_redirections(words[1:]))
+        targets = [w for w in args if not (w.known and w.text.startswith("-"))]
+        if not targets or words[0].text == "rm" and all(w.known for w in args) and not any(
+                w.text == "--recursive" or re.fullmatch(r"-[a-zA-Z]*[rR][a-zA-Z]*", w.text) for w in args):
+            return
+        base = self.dirs[0] if len(self.dirs) == 1 else HOLE
+        # (`rm -ri`, `-I`, --interactive ask first, and read the answer from the launcher's input)
+        sure = words[0].text == "rm" and not conditional and not self._rm_in_block and not self._apart_cmd and \
+            not any(w.text.startswith("--interactive") or re.fullmatch(r"-[a-zA-Z]*[iI][a-zA-Z]*", w.text)
+                    for w in args) and len(self.dirs) == 1 and all(w.known and not any(c in w.text for c in "*?[") and
+                                        os.path.basename(w.text.rstrip("/")) not in ("", ".", "..") for w in targets)
+        # (a word that starts with a part not known may name any folder: `rm -rf $OUT`)
+        self.removed.append(Removal(len(self.commands), tuple(HOLE if w.text.startswith(HOLE) else
+                                                              os.path.normpath(os.path.join(base, w.text))
+                                                              for w in targets), sure,
+                                    text[words[0].start:words[-1].end][:80], path, src.position(words[0].start)[0]))
 
     def _fails_here(self, conditional: bool, op: str) -> bool:
         """Whether a command that fails here certainly stops the shell under set -e: it certainly runs, in the shell
@@ -1183,6 +1279,13 @@ class Walk(Expander, Compounds):
         return self.errexit and self.settled and not conditional and (not self._in_loop or self._first_round) and \
             len(self.dirs) == 1 and \
             not self._aliased and not self._e_doubt and not self.unread and \
+            op not in ("&&", "||", "&", "|") and not self._apart_cmd and self._sure_e and \
+            all(a if isinstance(a, bool) else a() for a in self._acts)
+
+    def _e_acts(self, conditional: bool, op: str) -> bool:
+        """Whether set -e certainly stops the shell where this command fails (what _fails_here asks but for where the
+        walk is: a redirection's failure is judged in the folder the walk takes the command to run in)."""
+        return self.errexit and not conditional and not self._aliased and not self._e_doubt and not self.unread and \
             op not in ("&&", "||", "&", "|") and not self._apart_cmd and self._sure_e and \
             all(a if isinstance(a, bool) else a() for a in self._acts)
 
@@ -1886,6 +1989,10 @@ _NEGATED = frozenset({"if", "{", "while", "until", "for", "case", "select"})    
 
 # the words that lead a command without starting it (`then if ...`: the `if` opens a compound)
 _LEADING = frozenset({"then", "else", "do", "{", "!"})
+
+
+def _redirected(words) -> bool:
+    return any(">" in w.text or "<" in w.text for w in words)
 
 
 def _taken_alone(text: str, blocks, lexed: list, k: int, own: Tuple[str, ...] = ()) -> bool:
