@@ -1830,8 +1830,10 @@ _EVAL_SYNTAX = r"""["'`$\\;&|<>(){}~#=]"""
 _EVAL_VARIABLE = r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?'
 
 
-# what may turn set -e off unseen: `+e`, `+o`, set or eval of a value, a script on stdin (_e_may_go_off)
-_E_OFF = re.compile(r"\+[A-Za-z]*e|\+o|\b(?:set|eval)\s+[\"']?\$|/dev/stdin|/dev/fd/")
+# what may turn set -e off unseen: `+e`, `+o`, set or eval of a value, a script on stdin (_e_may_go_off; `set` and
+# `eval` as whole words, each after a character that is no word's: a pattern whose branches each begin with a
+# character is searched at those characters alone, one that begins with `\b` is tried at every character)
+_E_OFF = re.compile(r"\+[A-Za-z]*e|\+o|set(?<!\wset)\s+[\"']?\$|eval(?<!\weval)\s+[\"']?\$|/dev/stdin|/dev/fd/")
 
 
 # ... a DEBUG or RETURN trap: the name of one, where a `trap`, an eval or a command named by a value may set it
@@ -1848,9 +1850,10 @@ _SHOPT_PLAIN = re.compile(r"shopt(?:[ \t]+(?:-[supq]+|[a-z_]+))*[ \t]*(?:$|[;&|)
 
 def _e_may_go_off(text: str) -> bool:
     """Whether a file may turn set -e off where the walk does not see it (Walk._e_doubt)."""
-    if _E_OFF.search(text) or _TRAPPED.search(text) and _TRAP_BY.search(text):
+    if _E_OFF.search(text) or ("DEBUG" in text or "RETURN" in text) and _TRAPPED.search(text) and \
+            _TRAP_BY.search(text):
         return True
-    return any(not _SHOPT_PLAIN.match(text, m.start()) for m in _SHOPT.finditer(text))
+    return "shopt" in text and any(not _SHOPT_PLAIN.match(text, m.start()) for m in _SHOPT.finditer(text))
 
 
 def _split_at(value: str, ifs: str) -> List[str]:
