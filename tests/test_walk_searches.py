@@ -11,12 +11,17 @@ from flake8_npuprof.shell import walk as W
 # _e_may_go_off as it was (6.3M instructions for GNMT's wmt16_en_de.sh, 7,820 characters: each pattern that begins
 # with `\b` is tried at every character)
 _E_OFF_BEFORE = re.compile(r"\+[A-Za-z]*e|\+o|\b(?:set|eval)\s+[\"']?\$|/dev/stdin|/dev/fd/")
+_TRAPPED = re.compile(r"\bDEBUG\b|\bRETURN\b")
+_TRAP_BY = re.compile(r"\btrap\b|\beval\b|(?:^|[;&|({]|\b(?:then|do|else|time|command|builtin)\b)[ \t]*[\"']?\$",
+                      re.MULTILINE)
+_SHOPT = re.compile(r"\bshopt\b")
+_SHOPT_PLAIN = re.compile(r"shopt(?:[ \t]+(?:-[supq]+|[a-z_]+))*[ \t]*(?:$|[;&|)#])", re.MULTILINE)
 
 
 def _e_may_go_off_before(text: str) -> bool:
-    if _E_OFF_BEFORE.search(text) or W._TRAPPED.search(text) and W._TRAP_BY.search(text):
+    if _E_OFF_BEFORE.search(text) or _TRAPPED.search(text) and _TRAP_BY.search(text):
         return True
-    return any(not W._SHOPT_PLAIN.match(text, m.start()) for m in W._SHOPT.finditer(text))
+    return any(not _SHOPT_PLAIN.match(text, m.start()) for m in _SHOPT.finditer(text))
 
 
 @pytest.mark.parametrize("text, off", [

@@ -328,7 +328,7 @@ PY_TOOLS = {"pip", "ensurepip", "venv", "virtualenv", "json.tool", "http.server"
             "pydoc", "zipfile", "tarfile", "timeit", "pip._internal", "sysconfig", "platform", "uuid", "base64",
             "calendar", "tokenize", "tabnanny", "pyclbr", "webbrowser", "mimetypes", "gzip", "wheel", "build", "twine",
             "setuptools", "unittest"}
-_COMMAND_NAME = re.compile(r"[A-Za-z_][\w.+-]*")
+_COMMAND_NAME = r"[A-Za-z_][\w.+-]*"        # (compiled where first asked)
 # the interpreter's options that print and exit, whatever follows (python 3.13 --help-all; the three --help-* from
 # 3.11, unknown options before it, which exit too), and the long option that takes a value
 PY_EXITS = frozenset(("--help", "--version", "--help-env", "--help-xoptions", "--help-all", "-h", "-V", "-VV", "-?"))
@@ -400,7 +400,7 @@ def opaque(cmd: Command) -> Optional[Opaque]:
         found = Opaque(words[k], "program")
     elif PYTHON.match(word):
         found = _python_opaque(words, k)
-    elif "/" not in word and _COMMAND_NAME.fullmatch(word) and word not in BUILTINS and word not in TOOLS and \
+    elif "/" not in word and re.fullmatch(_COMMAND_NAME, word) and word not in BUILTINS and word not in TOOLS and \
             word not in NOT_STARTING and word not in SHELLS and word not in PREFIXES and word != "msprof" and \
             not _WRAPS_TOOL.get(word, lambda rest: False)(words[k + 1:]):
         found = Opaque(words[k], "program")

@@ -652,7 +652,7 @@ class Walk(Expander, Compounds):
             elif len(words) == 1 and op == "(":
                 function = text[words[0][0]:words[0][1]]    # a definition: its body runs only when called
                 self._mkdir_bodies.pop(function, None)
-                sub = _SUBSHELL_MKDIR.match(text, words[0][1])
+                sub = compiled(_SUBSHELL_MKDIR).match(text, words[0][1])
                 if sub is not None and not blocks:
                     self._mkdir_bodies[function] = sub.group(1).split()
                 continue
@@ -1184,7 +1184,7 @@ class Walk(Expander, Compounds):
         theirs) and its words are all written out; [] for any other (`$(mkdir d; true)`, `$(mkdir d)$(true)`)."""
         raw = " ".join(text[a:b] for a, b in spans)
         m = None
-        for m in _MKDIR_SUBST.finditer(raw):
+        for m in compiled(_MKDIR_SUBST).finditer(raw):
             pass
         if m is None or "$(" in raw[m.end():] or "`" in raw[m.end():] or "'" in raw or "\\" in raw:
             return []
@@ -1193,8 +1193,8 @@ class Walk(Expander, Compounds):
             # `x=$(f)` with `f() { mkdir -p d1; }`: set -e is off in the substitution (no inherit_errexit), so its
             # status is the body's last command's; a body of that mkdir alone is read (bash 5.2 stopped there)
             f = self.functions.get(m.group(2))
-            body = _MKDIR_BODY.fullmatch(f[1], f[3], f[4]) if f is not None and m.group(2) not in self._calling \
-                else None
+            body = compiled(_MKDIR_BODY).fullmatch(f[1], f[3], f[4]) \
+                if f is not None and m.group(2) not in self._calling else None
             if body is None:
                 return []
             made = body.group(1)
@@ -1836,24 +1836,25 @@ _EVAL_VARIABLE = r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?'
 _E_OFF = re.compile(r"\+[A-Za-z]*e|\+o|set(?<!\wset)\s+[\"']?\$|eval(?<!\weval)\s+[\"']?\$|/dev/stdin|/dev/fd/")
 
 
-# ... a DEBUG or RETURN trap: the name of one, where a `trap`, an eval or a command named by a value may set it
-_TRAPPED = re.compile(r"\bDEBUG\b|\bRETURN\b")
-_TRAP_BY = re.compile(r"\btrap\b|\beval\b|(?:^|[;&|({]|\b(?:then|do|else|time|command|builtin)\b)[ \t]*[\"']?\$",
-                      re.MULTILINE)
+# ... a DEBUG or RETURN trap: the name of one, where a `trap`, an eval or a command named by a value may set it (this
+# and the shopt patterns below: compiled where a file first names DEBUG, RETURN or shopt)
+_TRAPPED = r"\bDEBUG\b|\bRETURN\b"
+_TRAP_BY = r"(?m)\btrap\b|\beval\b|(?:^|[;&|({]|\b(?:then|do|else|time|command|builtin)\b)[ \t]*[\"']?\$"
 
 
 # ... shopt, unless each `shopt` in the file is of options named as written without -o (bash 5.2: none of its 57
 # options, set or unset, kept set -e from stopping at a failing mkdir; `shopt -uo errexit` turns it off)
-_SHOPT = re.compile(r"\bshopt\b")
-_SHOPT_PLAIN = re.compile(r"shopt(?:[ \t]+(?:-[supq]+|[a-z_]+))*[ \t]*(?:$|[;&|)#])", re.MULTILINE)
+_SHOPT = r"\bshopt\b"
+_SHOPT_PLAIN = r"(?m)shopt(?:[ \t]+(?:-[supq]+|[a-z_]+))*[ \t]*(?:$|[;&|)#])"
 
 
 def _e_may_go_off(text: str) -> bool:
     """Whether a file may turn set -e off where the walk does not see it (Walk._e_doubt)."""
-    if _E_OFF.search(text) or ("DEBUG" in text or "RETURN" in text) and _TRAPPED.search(text) and \
-            _TRAP_BY.search(text):
+    if _E_OFF.search(text) or ("DEBUG" in text or "RETURN" in text) and compiled(_TRAPPED).search(text) and \
+            compiled(_TRAP_BY).search(text):
         return True
-    return "shopt" in text and any(not _SHOPT_PLAIN.match(text, m.start()) for m in _SHOPT.finditer(text))
+    return "shopt" in text and any(not compiled(_SHOPT_PLAIN).match(text, m.start())
+                                   for m in compiled(_SHOPT).finditer(text))
 
 
 def _split_at(value: str, ifs: str) -> List[str]:
@@ -1946,7 +1947,8 @@ def _closed_alone(text: str, lexed: list, k: int, closers: List[str]) -> bool:
             after = lexed[i + 1] if i + 1 < len(lexed) else None
             if after is not None and not after[0] and after[1] in ("&&", "||", "|", "&"):
                 return False
-        elif op not in (";", "\n") or len(words) > 1 and not _QUIET.fullmatch(text, words[0][1], words[-1][1]):
+        elif op not in (";", "\n") or len(words) > 1 and \
+                not compiled(_QUIET).fullmatch(text, words[0][1], words[-1][1]):
             return False
         closers = closers[1:]
         if not closers:
@@ -1955,21 +1957,21 @@ def _closed_alone(text: str, lexed: list, k: int, closers: List[str]) -> bool:
 
 
 # redirections that cannot fail: to /dev/null, or a copy of an open descriptor (`} 2>/dev/null`, `done >/dev/null 2>&1`;
-# bash 5.2 stopped under set -e at `{ mkdir -p d1; } 2>/dev/null`, the group's status being the mkdir's)
-_QUIET = re.compile(r"(?:[ \t]*(?:[0-2]?>>?|&>>?)[ \t]*(?:/dev/null|&[0-2]))+[ \t]*")
+# bash 5.2 stopped under set -e at `{ mkdir -p d1; } 2>/dev/null`, the group's status being the mkdir's) (this and the
+# mkdir patterns below: compiled where first asked)
+_QUIET = r"(?:[ \t]*(?:[0-2]?>>?|&>>?)[ \t]*(?:/dev/null|&[0-2]))+[ \t]*"
 
 
 # `$(mkdir -p d1)` or `` `mkdir d1` `` of words written out, the whole substitution (_substituted_mkdir)
-_MKDIR_SUBST = re.compile(r"(?:\$\(|`)[ \t]*(?:mkdir((?:[ \t]+[\w./+-]+)+)|([A-Za-z_][\w]*))[ \t]*(?:\)|`)")
+_MKDIR_SUBST = r"(?:\$\(|`)[ \t]*(?:mkdir((?:[ \t]+[\w./+-]+)+)|([A-Za-z_][\w]*))[ \t]*(?:\)|`)"
 
 
 # ... after `f`, a body that is a subshell of it alone (`f() ( mkdir -p d1 )`)
-_SUBSHELL_MKDIR = re.compile(
-    r"[ \t]*\([ \t]*\)[ \t]*\([ \t]*mkdir((?:[ \t]+[\w./+-]+)+)[ \t]*;?[ \t]*\)[ \t]*(?:$|[;#])", re.MULTILINE)
+_SUBSHELL_MKDIR = r"(?m)[ \t]*\([ \t]*\)[ \t]*\([ \t]*mkdir((?:[ \t]+[\w./+-]+)+)[ \t]*;?[ \t]*\)[ \t]*(?:$|[;#])"
 
 
 # a function's body that is one `mkdir` of words written out (`f() { mkdir -p d1; }`)
-_MKDIR_BODY = re.compile(r"\s*mkdir((?:[ \t]+[\w./+-]+)+)[ \t]*;?\s*")
+_MKDIR_BODY = r"\s*mkdir((?:[ \t]+[\w./+-]+)+)[ \t]*;?\s*"
 
 
 # the builtins whose `NAME=value` words are assignments, not globbed
