@@ -11,9 +11,8 @@ import re
 from typing import Dict, List, NamedTuple
 
 from ..source.text import HOLE
+from .command_words import DEEPSPEED as COMMAND, DEEPSPEED_RUNNER as RUNNER_MODULE  # noqa: F401 (its names)
 
-RUNNER_MODULE = "deepspeed.launcher.runner"
-COMMAND = "deepspeed"               # the console script DeepSpeed installs (bin/deepspeed: runner.main)
 HOSTFILE = "/job/hostfile"          # -H's default (DLTS_HOSTFILE): other nodes are read from it where it is there
 RANK_WORD = "--local_rank=0"        # rank 0's (launch.py: f"--local_rank={local_rank}")
 VALUED = ("-H", "--hostfile", "-i", "--include", "-e", "--exclude", "--num_nodes", "--min_elastic_nodes",

@@ -20,9 +20,9 @@ from ..source import fence
 from ..source.observed import isfile
 from ..source.text import HOLE, StrValue
 from ..values.launch_args import Word
-from . import deepspeed
 from .command_line import NOT_STARTING, PREFIXES, PYTHON, SHELLS, _SCRIPT_PATH, Prefix, _after_prefix, _dropped, \
     _shell_operand, grammar_of, read_prefix
+from .command_words import DEEPSPEED, DEEPSPEED_RUNNER
 from .state import Command, Setting
 from .walk import Walk, as_written
 
@@ -151,7 +151,7 @@ def _launch_words(cmd: Command, start: str, done: dict) -> Optional[Launch]:
             return _python(cmd, words, k + 1, env, ranks, wrapper, start)
         if base == "msprof":
             return _under_msprof(cmd, words, k, env, ranks, wrapper, start)
-        if base == deepspeed.COMMAND:
+        if base == DEEPSPEED:
             return _deepspeed(cmd, words, k + 1, env, ranks, start)
         if base in WRAPPERS_WITH_SCRIPT:
             n, script_at = _ranks_of(words, k + 1, base)
@@ -275,7 +275,7 @@ def _under_msprof(cmd: Command, words: List[Word], k: int, env: MutableMapping[s
     if not app:
         return None
     base = app[0].text.rsplit("/", 1)[-1]
-    if base in WRAPPERS_WITH_SCRIPT or base in RANK_PREFIXES or base == deepspeed.COMMAND:
+    if base in WRAPPERS_WITH_SCRIPT or base in RANK_PREFIXES or base == DEEPSPEED:
         # a rank launcher (`msprof torchrun --nproc_per_node=8 train.py`): its processes inherit msprof's
         # environment, so each rank's script runs under this msprof
         inner = _launch_of(cmd._replace(words=tuple(app), env=env), start)
@@ -539,7 +539,7 @@ def _python(cmd, words, k, env, ranks, wrapper, start="", refuse: bool = True) -
                 n, script_at = _ranks_of(words, after)
                 launched = _script(cmd, words, script_at, env, _times(ranks, n), module, start)
                 return _with_local_rank(launched, words[after:script_at]) if module == LAUNCH_MODULE else launched
-            if module == deepspeed.RUNNER_MODULE:
+            if module == DEEPSPEED_RUNNER:
                 return _deepspeed(cmd, words, after, env, ranks, start)
             from ..values.project import find_module
             found = (find_module(os.path.join(d, "_"), 0, module.split(".")) for d in cmd.cwd)
@@ -595,6 +595,7 @@ def _deepspeed(cmd, words, k, env, ranks, start="") -> Optional[Launch]:
     """What DeepSpeed's launcher given words[k:] starts on a node: its script (`--module`: the module, run as
     `python -m` runs it), --num_gpus times, each given `--local_rank=<its local rank>` before its own words unless
     --no_local_rank (deepspeed.py). None where it starts nothing (--help, no script named)."""
+    from . import deepspeed         # (imported where a deepspeed word is met: 1.8M instructions at import)
     got = deepspeed.read([w.text for w in words], k)
     n = _times(ranks, deepspeed.ranks(got.options))
     if got.why:
