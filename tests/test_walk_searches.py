@@ -44,3 +44,23 @@ def test_what_may_turn_set_e_off_unseen_answers_as_before_on_generated_texts():
     for _ in range(20000):
         text = "".join(rnd.choice(atoms) for _ in range(rnd.randint(1, 12)))
         assert W._e_may_go_off(text) == _e_may_go_off_before(text), text
+
+
+# the walk's searches led by `\b` before a word, as they were: the word's `\b` is now checked after its letters
+_LED_BEFORE = {
+    W._FOR_HEAD: r"\bfor\s*(?:\(\(\s*)?",
+    W._NAMEREF_FIRST: r"\b(?:declare|typeset|local)\s+-\w*n",
+    W._NAMEREF: r"\b(?:declare|typeset|local)\s+(?:-\w+\s+)*-\w*n",
+}
+
+
+@pytest.mark.parametrize("pattern", sorted(_LED_BEFORE))
+def test_a_search_led_by_a_word_finds_what_the_pattern_led_by_b_found(pattern):
+    rnd = random.Random(66)
+    atoms = ["for", "xfor", "_for", "fore", "\u00e9", "1", "((", " ", "\t", "\n", "declare", "typeset", "local",
+             "redeclare", "locale", "-n", "-xn", "-r", "-", "n", "a", "$", "i", "=", ";"]
+    before = re.compile(_LED_BEFORE[pattern])
+    now = re.compile(pattern)
+    for _ in range(20000):
+        text = "".join(rnd.choice(atoms) for _ in range(rnd.randint(1, 10)))
+        assert [m.span() for m in now.finditer(text)] == [m.span() for m in before.finditer(text)], text
