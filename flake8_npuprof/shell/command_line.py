@@ -16,7 +16,7 @@ from ..values.launch_args import Word
 from .command_words import NOT_STARTING, PREFIXES, PYTHON, SHELLS  # noqa: F401 (the scan reads them there)
 from .state import _ASSIGN, Setting
 
-_POSITIONAL = re.compile(r"\d+(?:\.\d+)?[smhd]?|0x[0-9a-fA-F]+")      # timeout's duration, taskset's mask
+_POSITIONAL = r"\d+(?:\.\d+)?[smhd]?|0x[0-9a-fA-F]+"      # timeout's duration, taskset's mask (compiled where asked)
 # a path to a shell script, parts of it maybe unknown (HOLE), not a word such as `echo"usage:./x.sh"`
 _SCRIPT_PATH = re.compile(r"[\w./~+" + HOLE + r"-]*\.sh")
 
@@ -205,7 +205,7 @@ def _after_prefix(words, k: int, base: str, given: MutableMapping[str, "Setting"
             w = words[k]
             given[m.group(1)] = Setting(w.text[m.end():], path, line, w.start, "inline")
         k += 1
-    if base in ("timeout", "taskset") and k + 1 < len(words) and _POSITIONAL.fullmatch(words[k].text):
+    if base in ("timeout", "taskset") and k + 1 < len(words) and re.fullmatch(_POSITIONAL, words[k].text):
         k += 1                          # `timeout 3600 cmd`, `taskset 0xff cmd`: the duration or the mask
     return k
 

@@ -10,6 +10,10 @@ PYTHON = re.compile(r"(?:.*/)?python(?:\d(?:\.\d+)?)?$")
 PREFIXES = {"nohup", "exec", "time", "command", "builtin", "stdbuf", "nice", "ionice", "env", "sudo", "setsid",
             "taskset", "numactl", "mpirun", "mpiexec", "horovodrun", "srun", "timeout"}
 SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
+# DeepSpeed's launcher: the console script it installs (bin/deepspeed: runner.main) and its runner's module, the words
+# launches.py meets it by (shell/deepspeed.py, which reads the words after them, is imported where one is met)
+DEEPSPEED = "deepspeed"
+DEEPSPEED_RUNNER = "deepspeed.launcher.runner"
 # commands that name a .py file without starting it (`echo "run train.py"`, `cp train.py out/`, `scp train.py h:`)
 # (launches.py's; here, with the other command names, so that the cheap scan reads it without importing the walk)
 NOT_STARTING = {"echo", "printf", "cat", "cp", "mv", "rm", "ls", "ln", "grep", "egrep", "sed", "awk", "tee", "mkdir",

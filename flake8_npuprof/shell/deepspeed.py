@@ -11,9 +11,8 @@ import re
 from typing import Dict, List, NamedTuple
 
 from ..source.text import HOLE
+from .command_words import DEEPSPEED as COMMAND, DEEPSPEED_RUNNER as RUNNER_MODULE  # noqa: F401 (its names)
 
-RUNNER_MODULE = "deepspeed.launcher.runner"
-COMMAND = "deepspeed"               # the console script DeepSpeed installs (bin/deepspeed: runner.main)
 HOSTFILE = "/job/hostfile"          # -H's default (DLTS_HOSTFILE): other nodes are read from it where it is there
 RANK_WORD = "--local_rank=0"        # rank 0's (launch.py: f"--local_rank={local_rank}")
 VALUED = ("-H", "--hostfile", "-i", "--include", "-e", "--exclude", "--num_nodes", "--min_elastic_nodes",
@@ -104,14 +103,15 @@ def read(words: List[str], k: int) -> Reading:
     return Reading(j, options)
 
 
-_NUMBER = re.compile(r"-\d+|-\d*\.\d+")     # argparse's _negative_number_matcher (its parser has no such option)
+# argparse's _negative_number_matcher (its parser has no such option; a pattern, compiled where first asked)
+_NUMBER = r"-\d+|-\d*\.\d+"
 
 
 def _positional(word: str) -> bool:
     """Whether argparse (python 3.9-3.13) reads a word as no option: not `-`-led, `-` alone, a negative number, or
     one with a blank that is no option's prefix (`-x y`; v0.16.4 and python 3.9, 3.13 gave these to the script or an
     option's value)."""
-    return not word.startswith("-") or word == "-" or bool(_NUMBER.fullmatch(word)) or \
+    return not word.startswith("-") or word == "-" or bool(re.fullmatch(_NUMBER, word)) or \
         " " in word and _option(word.partition("=")[0] if word.startswith("--") else word[:2]) == []
 
 

@@ -11,7 +11,7 @@ from bisect import bisect_left, bisect_right
 from typing import List, Optional, Sequence, Tuple
 
 from ..source.text import HOLE, Run, StrValue
-from .parse import lexed_commands
+from .parse import compiled, lexed_commands
 from .redirects import Maker, folderless
 from .state import MAX_SUBSTITUTIONS, WalkState
 from .words import decode, glob_match, integer_value, skip_expansion
@@ -27,13 +27,14 @@ _new_tuple = tuple.__new__          # a Run without the namedtuple's __new__ (a 
 _NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")     # how a variable's name starts
 # a word with none of these is its own text, character for character (decode's one run): no call of decode for it
 # the tilde prefixes of an assignment's value written without quotes or expansions (the login after `~`: _tilde)
-_ASSIGNED_TILDE = re.compile(r"(^|:)~([^/:]*)")
+# (this and the two below: patterns, compiled where a `~` is first met)
+_ASSIGNED_TILDE = r"(^|:)~([^/:]*)"
 _NOT_LOGIN = frozenset("'\"\\$`")     # in a tilde prefix, bash leaves it as written (`~"/x"`, `~$u`: no login)
 _LITERAL = re.compile(r"[^'\"\\$`]*")
 # a command's word bash expands as an assignment's value after it (`a=`, `a+=`, `a[1]=`; bash 5.2); one whose
 # subscript is not read here (`a[$i]=`, `a[[1]]=`, `a[1]b=`) is _SUBSCRIPTED: not known
-_ASSIGN_LIKE = re.compile(r"[A-Za-z_]\w*(?:\[[^]'\"\\$`]*\])?\+?=")
-_SUBSCRIPTED = re.compile(r"[A-Za-z_]\w*\[")
+_ASSIGN_LIKE = r"[A-Za-z_]\w*(?:\[[^]'\"\\$`]*\])?\+?="
+_SUBSCRIPTED = r"[A-Za-z_]\w*\["
 # a command substitution that only echoes its words (`$(echo ${para#*=})`, backquotes): no operator, redirection,
 # substitution or quote in it, so _output expands each word there
 _ECHO = re.compile(r"(?:\$\(|`)[ \t]*echo[ \t]+[^|&;<>()`'\"\\\n]*[)`]")
@@ -103,10 +104,10 @@ class Expander(WalkState):
         if "~" not in raw:
             return self.expand(text, i, end)
         if not any(c in raw for c in _NOT_LOGIN):
-            if not _ASSIGNED_TILDE.search(raw):
+            tilde = compiled(_ASSIGNED_TILDE)
+            if not tilde.search(raw):
                 return self.expand(text, i, end)
-            return StrValue(_ASSIGNED_TILDE.sub(lambda m: m.group(1) + self._tilde(m.group(2)), raw), [], i, end,
-                            origin="shell")
+            return StrValue(tilde.sub(lambda m: m.group(1) + self._tilde(m.group(2)), raw), [], i, end, origin="shell")
         if ":~" in raw:
             return StrValue(HOLE, [], i, end, origin="shell")
         k = tilde_end(text, i, end, "/:") if raw[0] == "~" else None
@@ -122,8 +123,8 @@ class Expander(WalkState):
         a=~/x:~/z$y --a=x:~/y ~/a:~/b` gave a=x:/h/y, a=/h/x:/h/zQ, --a=x:~/y, /h/a:~/b."""
         if text[i] == "~":
             return self.tilde_fields(text, i, end)
-        named = _ASSIGN_LIKE.match(text, i, end)
-        if named is None and _SUBSCRIPTED.match(text, i, end) and "=" in text[i:end]:
+        named = compiled(_ASSIGN_LIKE).match(text, i, end)
+        if named is None and compiled(_SUBSCRIPTED).match(text, i, end) and "=" in text[i:end]:
             return [StrValue(HOLE, [], i, end, origin="shell")]
         if named is None or "~" not in text[named.end():end]:
             return None
@@ -131,7 +132,7 @@ class Expander(WalkState):
         raw = text[k:end]
         if not any(c in raw for c in _NOT_LOGIN):
             return [StrValue(named.group() + self.assigned(text, k, end).text, [], i, end, origin="shell")] \
-                if _ASSIGNED_TILDE.search(raw) else None
+                if compiled(_ASSIGNED_TILDE).search(raw) else None
         if ":~" in raw:
             return [StrValue(HOLE, [], i, end, origin="shell")]
         fields = self.tilde_fields(text, k, end) if raw[0] == "~" else None

@@ -20,9 +20,9 @@ from ..source import fence
 from ..source.observed import isfile
 from ..source.text import HOLE, StrValue
 from ..values.launch_args import Word
-from . import deepspeed
 from .command_line import NOT_STARTING, PREFIXES, PYTHON, SHELLS, _SCRIPT_PATH, Prefix, _after_prefix, _dropped, \
     _shell_operand, grammar_of, read_prefix
+from .command_words import DEEPSPEED, DEEPSPEED_RUNNER
 from .state import Command, Setting
 from .walk import Walk, as_written
 
@@ -151,7 +151,7 @@ def _launch_words(cmd: Command, start: str, done: dict) -> Optional[Launch]:
             return _python(cmd, words, k + 1, env, ranks, wrapper, start)
         if base == "msprof":
             return _under_msprof(cmd, words, k, env, ranks, wrapper, start)
-        if base == deepspeed.COMMAND:
+        if base == DEEPSPEED:
             return _deepspeed(cmd, words, k + 1, env, ranks, start)
         if base in WRAPPERS_WITH_SCRIPT:
             n, script_at = _ranks_of(words, k + 1, base)
@@ -275,7 +275,7 @@ def _under_msprof(cmd: Command, words: List[Word], k: int, env: MutableMapping[s
     if not app:
         return None
     base = app[0].text.rsplit("/", 1)[-1]
-    if base in WRAPPERS_WITH_SCRIPT or base in RANK_PREFIXES or base == deepspeed.COMMAND:
+    if base in WRAPPERS_WITH_SCRIPT or base in RANK_PREFIXES or base == DEEPSPEED:
         # a rank launcher (`msprof torchrun --nproc_per_node=8 train.py`): its processes inherit msprof's
         # environment, so each rank's script runs under this msprof
         inner = _launch_of(cmd._replace(words=tuple(app), env=env), start)
@@ -328,7 +328,7 @@ PY_TOOLS = {"pip", "ensurepip", "venv", "virtualenv", "json.tool", "http.server"
             "pydoc", "zipfile", "tarfile", "timeit", "pip._internal", "sysconfig", "platform", "uuid", "base64",
             "calendar", "tokenize", "tabnanny", "pyclbr", "webbrowser", "mimetypes", "gzip", "wheel", "build", "twine",
             "setuptools", "unittest"}
-_COMMAND_NAME = re.compile(r"[A-Za-z_][\w.+-]*")
+_COMMAND_NAME = r"[A-Za-z_][\w.+-]*"        # (compiled where first asked)
 # the interpreter's options that print and exit, whatever follows (python 3.13 --help-all; the three --help-* from
 # 3.11, unknown options before it, which exit too), and the long option that takes a value
 PY_EXITS = frozenset(("--help", "--version", "--help-env", "--help-xoptions", "--help-all", "-h", "-V", "-VV", "-?"))
@@ -400,7 +400,7 @@ def opaque(cmd: Command) -> Optional[Opaque]:
         found = Opaque(words[k], "program")
     elif PYTHON.match(word):
         found = _python_opaque(words, k)
-    elif "/" not in word and _COMMAND_NAME.fullmatch(word) and word not in BUILTINS and word not in TOOLS and \
+    elif "/" not in word and re.fullmatch(_COMMAND_NAME, word) and word not in BUILTINS and word not in TOOLS and \
             word not in NOT_STARTING and word not in SHELLS and word not in PREFIXES and word != "msprof" and \
             not _WRAPS_TOOL.get(word, lambda rest: False)(words[k + 1:]):
         found = Opaque(words[k], "program")
@@ -539,7 +539,7 @@ def _python(cmd, words, k, env, ranks, wrapper, start="", refuse: bool = True) -
                 n, script_at = _ranks_of(words, after)
                 launched = _script(cmd, words, script_at, env, _times(ranks, n), module, start)
                 return _with_local_rank(launched, words[after:script_at]) if module == LAUNCH_MODULE else launched
-            if module == deepspeed.RUNNER_MODULE:
+            if module == DEEPSPEED_RUNNER:
                 return _deepspeed(cmd, words, after, env, ranks, start)
             from ..values.project import find_module
             found = (find_module(os.path.join(d, "_"), 0, module.split(".")) for d in cmd.cwd)
@@ -595,6 +595,7 @@ def _deepspeed(cmd, words, k, env, ranks, start="") -> Optional[Launch]:
     """What DeepSpeed's launcher given words[k:] starts on a node: its script (`--module`: the module, run as
     `python -m` runs it), --num_gpus times, each given `--local_rank=<its local rank>` before its own words unless
     --no_local_rank (deepspeed.py). None where it starts nothing (--help, no script named)."""
+    from . import deepspeed         # (imported where a deepspeed word is met: 1.8M instructions at import)
     got = deepspeed.read([w.text for w in words], k)
     n = _times(ranks, deepspeed.ranks(got.options))
     if got.why:

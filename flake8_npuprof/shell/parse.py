@@ -52,7 +52,8 @@ _COMPILED: Dict[str, "re.Pattern[str]"] = {}
 
 
 def compiled(pattern: str) -> "re.Pattern[str]":
-    """One of this module's patterns compiled, where first asked, then kept (the same object at each ask)."""
+    """One of the walk's patterns compiled, where first asked, then kept (the same object at each ask): a pattern
+    that few launchers need is not compiled at import."""
     found = _COMPILED.get(pattern)
     if found is None:
         found = _COMPILED[pattern] = re.compile(pattern)
@@ -162,7 +163,7 @@ _BY_VALUE = (
     (("declare", "typeset", "local", "export", "readonly"),
      r"(?:declare|typeset|local|export|readonly)\s+(?:-\w+\s+)*[\"']?\$", True),
     (("read", "mapfile"), r"(?:read|readarray|mapfile)\b[^\n;|&]*\s[\"']?\$", True))
-_WORD_CHAR = re.compile(r"\w")
+_WORD_CHAR = r"\w"
 
 
 def set_by_value(text: str) -> bool:
@@ -173,7 +174,7 @@ def set_by_value(text: str) -> bool:
         m = compiled(pattern).search(text)
         while m is not None:
             k = m.start()
-            if not led or k == 0 or not _WORD_CHAR.match(text, k - 1):
+            if not led or k == 0 or not compiled(_WORD_CHAR).match(text, k - 1):
                 return True
             m = compiled(pattern).search(text, k + 1)     # (a word that goes on before it: `xlet`, `thread`)
     return False
@@ -645,7 +646,7 @@ def _unquoted(pattern: str) -> str:
     return "".join(out)
 
 
-_REDIRECTION = re.compile(r"(?:\d*|&)[<>]+&?\S*")
+_REDIRECTION = r"(?:\d*|&)[<>]+&?\S*"        # (compiled where first asked)
 
 
 def _ends_word(text: str, i: int) -> bool:
@@ -671,7 +672,7 @@ def _redirections_only(text: str, words) -> bool:
     k = 0
     while k < len(words):
         w = text[words[k][0]:words[k][1]]
-        if not _REDIRECTION.fullmatch(w):
+        if not compiled(_REDIRECTION).fullmatch(w):
             return False
         k += 2 if re.fullmatch(r"(?:\d*|&)[<>]+&?", w) else 1      # a bare operator: its target follows
     return True

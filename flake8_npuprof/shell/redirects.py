@@ -22,8 +22,9 @@ from ..values.launch_args import Word
 
 FACTS = ("shell.redirection_open",)     # data/sources.json (tests/test_audit.py)
 # operator words as the walk splits them (shell/words.py: an operator ends its word): output to a file, input
-_OUT = re.compile(r"\d*(?:>|>>|>\|)|&>|&>>")
-_IN = re.compile(r"\d*<")
+# (patterns, compiled where a redirection is first met)
+_OUT = r"\d*(?:>|>>|>\|)|&>|&>>"
+_IN = r"\d*<"
 
 
 class Maker(NamedTuple):
@@ -111,7 +112,7 @@ def pairs(text: str, words) -> Tuple[Tuple[str, Word], ...]:
         target = words[k + 1]
         if target.text[:1] in "<>":
             continue            # (`< <(cmd)`: a process substitution, split at its `<`)
-        if _OUT.fullmatch(w.text) or _IN.fullmatch(w.text) or \
+        if re.fullmatch(_OUT, w.text) or re.fullmatch(_IN, w.text) or \
                 w.text == ">&" and not re.fullmatch(r"\d+|-", target.text):     # (not a copy: `2>&1`, `>&-`)
             out.append((w.text, target))
     return tuple(out)
@@ -207,7 +208,7 @@ def _unopened(w, cmd, text: str, only: Optional[Outer] = None) -> Iterator[Unope
             if HOLE in target.text or not target.text or target.text.startswith("/dev/") or \
                     any(c in target.text for c in "*?[{("):
                 continue        # (a glob or brace bash may expand to a file there, a process substitution)
-            gone = _absent(target.text, dirs[0], made, _IN.fullmatch(op) is not None, gone_paths)
+            gone = _absent(target.text, dirs[0], made, re.fullmatch(_IN, op) is not None, gone_paths)
             where = f"{rel_path(path, w.root)}:{line}"
             head = cmd.words[0].text if cmd.words else ""
             name = (cmd.words[1].text if head == "exec" and len(cmd.words) > 1 else head) or "the command"
@@ -225,7 +226,7 @@ def _unopened(w, cmd, text: str, only: Optional[Outer] = None) -> Iterator[Unope
                                    f"before and may remove it: if it does, {fails}")
                 continue
             folder = os.path.normpath(os.path.join(dirs[0], gone))
-            what = "the file" if gone == target.text and _IN.fullmatch(op) else "the folder"
+            what = "the file" if gone == target.text and re.fullmatch(_IN, op) else "the folder"
             said = f"`{op} {target.text}` ({where}) names {what} {gone}" + \
                 ("" if os.path.isabs(gone) else f" (the command runs in {dirs[0]})")
             # (a folder of the tree is not there where an `rm` before certainly removed it)
