@@ -207,3 +207,21 @@ def test_mkdir_after_an_rm_of_any_folder(tmp_path):
     # X=$PWD/logs): the walk ends, and the folder made is there
     found = _launches(_project(tmp_path, f"rm -rf $X\nmkdir -p ./logs\nmkdir ./logs/d\n{PY} > ./logs/d/a.log\n"))
     assert found[0]["redirection"] is None
+
+
+def test_clobber_and_read_write_redirections(tmp_path):
+    # review23: bash 5.2 (timeout 20, ulimit -u 200), each then `python3 ../train.py --next`: `>| ./nodir/a.log`,
+    # `2>| ./nodir/a.log`, `{ ...; } >| ./nodir/a.log` and `<> ./nodir/a.log` printed "./nodir/a.log: No such file or
+    # directory" and ran only --next; `>| ./a.log` and `<> ./a.log` ran both (`<>` makes the file). The walk read `>|`
+    # as `>` then a pipe and `<>` as no redirection: the first launch was said to run
+    for n, redirection in enumerate((">| ./nodir/a.log", "2>| ./nodir/a.log", "<> ./nodir/a.log")):
+        found = _launches(_project(tmp_path / str(n), f"{PY} {redirection}\n{PY} --next\n"))
+        op = redirection.split()[0]
+        assert found[0]["command"][2:] == [op, "./nodir/a.log"], redirection
+        why = NOT_THERE.replace("`> ", f"`{op} ").format(line=1, top=tmp_path / str(n))
+        assert [(x["verdict"], x["why"]) for x in found] == [("not run", why), ("no profiling", found[1]["why"])]
+    found = _launches(_project(tmp_path / "group", f"{{ {PY}; }} >| ./nodir/a.log\n{PY} --next\n"))
+    assert [x["verdict"] for x in found] == ["not run", "no profiling"]
+    for n, redirection in enumerate((">| ./a.log", "<> ./a.log")):
+        found = _launches(_project(tmp_path / f"ok{n}", f"{PY} {redirection}\n"))
+        assert found[0]["redirection"] is None and found[0]["verdict"] == "no profiling", redirection

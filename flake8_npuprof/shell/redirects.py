@@ -22,7 +22,7 @@ from ..values.launch_args import Word
 
 FACTS = ("shell.redirection_open",)     # data/sources.json (tests/test_audit.py)
 # operator words as the walk splits them (shell/words.py: an operator ends its word): output to a file, input
-_OUT = re.compile(r"\d*(?:>|>>|>\|)|&>|&>>")
+_OUT = re.compile(r"\d*(?:>|>>|>\||<>)|&>|&>>")       # (`<>` opens for writing too, making the file)
 _IN = re.compile(r"\d*<")
 
 
