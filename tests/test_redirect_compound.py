@@ -225,3 +225,19 @@ def test_clobber_and_read_write_redirections(tmp_path):
     for n, redirection in enumerate((">| ./a.log", "<> ./a.log")):
         found = _launches(_project(tmp_path / f"ok{n}", f"{PY} {redirection}\n"))
         assert found[0]["redirection"] is None and found[0]["verdict"] == "no profiling", redirection
+
+
+def test_set_e_stops_at_an_exec_whose_redirection_cannot_be_opened(tmp_path):
+    # review23: bash 5.2 (timeout 20, ulimit -u 200): `set -e; exec > ./nodir/a.log; python3 ../train.py --next` and
+    # `exec 3> ./nodir/a.log 2>&1`, and `f() { exec > ./nodir/a.log; }; f`, printed "./nodir/a.log: No such file or
+    # directory" alone, status 1; the walk went on and said --next ran. Without set -e, after `|| true`, with the folder
+    # made before, or in the background, bash ran --next
+    for n, text in enumerate(("exec > ./nodir/a.log\n", "exec 3> ./nodir/a.log 2>&1\n",
+                              "f() { exec > ./nodir/a.log; }\nf\n")):
+        path = _project(tmp_path / str(n), f"set -e\n{text}{PY} --next\n")
+        data = json.loads(render_json(emulate_path(str(path), T, use_env=False, environ={}, launcher_args=[])))
+        assert data["answer"]["why"] == "no launch found before the launcher ends at run.sh:2", text
+    for n, text in enumerate(("exec > ./nodir/a.log\n", "set -e\nexec > ./nodir/a.log || true\n",
+                              "set -e\nmkdir -p ./nodir\nexec > ./nodir/a.log\n", "set -e\nexec > ./nodir/a.log &\n")):
+        found = _launches(_project(tmp_path / f"on{n}", f"{text}{PY} --next\n"))
+        assert [x["verdict"] for x in found] == ["no profiling"], text

@@ -1005,6 +1005,14 @@ class Walk(Expander, Compounds):
             fails = self._fails_here(conditional, op) and any(
                 _blocked(os.path.normpath(os.path.join(self.dirs[0], w))) for w in self._mkdir_bodies[head]
                 if not w.startswith("-"))
+        if head == "exec" and not fails and _redirected(words) and self._e_acts(conditional, op) and \
+                (not self._in_loop or self._first_round) and not any(True for _ in without_redirections(words[1:])):
+            # `exec > ./nodir/log` under set -e: bash 5.2 stops there where it cannot open it (without set -e it goes
+            # on, its output unchanged)
+            found, seq = pairs(text, words), len(self.commands)
+            fails = bool(found) and fails_to_open(self, Outer(
+                seq, seq + 1, found, self.dirs, path, src.position(words[0].start)[0],
+                frozenset(self.made_here or ()), True, len(self._chain)))
         if head in ("rm", "rmdir") and len(words) > 1:
             self._removes(text, words, conditional or bool(depth) or bool(self._calling), path, src)
         if self.made_here and (head in ("rm", "rmdir", "mv", "unlink", "find", "eval") or head in self.functions):
