@@ -130,24 +130,13 @@ def _named_elsewhere(own, modules: List[Module]) -> bool:
     return False
 
 
-def _discarded(module: Module, call: ast.Call) -> bool:
-    """Whether a definition's add_argument call is a statement of its own: where the Action it returns is kept, its
-    choices may be changed through it (`a = group.add_argument(..., choices=[...]); a.choices.append("Level1")`:
-    python 3.11.7 runs the job with Level1)."""
-    at = (call.lineno, call.col_offset, call.end_lineno, call.end_col_offset)
-    return any(isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and
-               (n.value.lineno, n.value.col_offset, n.value.end_lineno, n.value.end_col_offset) == at
-               for n in ast.walk(module.tree))
-
-
 def _refused(namespace: Namespace, launch, modules: List[Module]) -> str:
     """Why argparse stops the job on a value the launch gives an option the project defines (once, or alike), which
     its definition refuses (launch_args.given_values: a choices= that does not hold it, a type= that raises on it),
     where every word before it is known and none is `--`: the parser the namespace comes from reads the launch's
     words in order and meets it whatever else it reads (parse_args and parse_known_args alike: python 3.9.18-3.13.0
     exit with status 2 at an invalid choice, tests/data/argparse_runs.json); "" where none does. A choices= name
-    another module of the project names may be changed there, as may the choices of a definition whose Action is kept
-    (_discarded): not said."""
+    another module of the project names may be changed there: not said."""
     import re
     from ..values.argv_words import choices_node
     from ..values.ops import U
@@ -164,8 +153,7 @@ def _refused(namespace: Namespace, launch, modules: List[Module]) -> str:
                 len({(definition_shape(f), ast.dump(choices_node(f) or ast.Constant(None))) for _, f in own}) > 1:
             continue
         k = at[id(g.word)]
-        if any(HOLE in w.text or w.text == "--" for w in words[:k]) or _named_elsewhere(own, searched) or \
-                not all(_discarded(m, f.call) for m, f in own):
+        if any(HOLE in w.text or w.text == "--" for w in words[:k]) or _named_elsewhere(own, searched):
             continue
         module, flag = own[0]
         named = next((n.value.id for n in flag.call.keywords if n.arg == "choices" and isinstance(n.value, ast.Name)

@@ -654,6 +654,8 @@ def choices_of(flag: FlagDef) -> object:
     node = choices_node(flag)
     if node is None:
         return None
+    if not _discarded(flag):
+        return UNREAD
     if isinstance(node, ast.Call) and _name(node.func) == "range" and not node.keywords and 1 <= len(node.args) <= 3 \
             and all(isinstance(a, ast.Constant) and type(a.value) is int for a in node.args):
         return range(*(getattr(a, "value", 0) for a in node.args))
@@ -662,6 +664,19 @@ def choices_of(flag: FlagDef) -> object:
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return UNREAD
     return found if isinstance(found, (list, tuple, set, frozenset)) else UNREAD    # (a str: not followed)
+
+
+def _discarded(flag: FlagDef) -> bool:
+    """Whether a flag's add_argument call is a statement of its own: where the Action it
+    returns is kept, its choices may be changed through it (`a = p.add_argument("--lvl", choices=["x"])` then
+    `a.choices.append("y")`: python 3.11.7 takes `--lvl y`)."""
+    scope, call = flag.scope, flag.call
+    while scope.parent is not None:
+        scope = scope.parent
+    at = (call.lineno, call.col_offset, call.end_lineno, call.end_col_offset)
+    return any(isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and
+               (n.value.lineno, n.value.col_offset, n.value.end_lineno, n.value.end_col_offset) == at
+               for n in ast.walk(scope.node))
 
 
 def option_of(text: str, table, abbreviates: Callable[[FlagDef], bool]) -> FlagDef:
