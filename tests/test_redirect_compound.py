@@ -10,6 +10,8 @@ child never starts, so its own set -e does nothing)."""
 
 import json
 
+import pytest
+
 from flake8_npuprof.emulate.render import render_json
 from flake8_npuprof.emulate.script import emulate_path
 from flake8_npuprof.knowledge.targets import Target
@@ -241,3 +243,35 @@ def test_set_e_stops_at_an_exec_whose_redirection_cannot_be_opened(tmp_path):
                               "set -e\nmkdir -p ./nodir\nexec > ./nodir/a.log\n", "set -e\nexec > ./nodir/a.log &\n")):
         found = _launches(_project(tmp_path / f"on{n}", f"{text}{PY} --next\n"))
         assert [x["verdict"] for x in found] == ["no profiling"], text
+
+
+@pytest.mark.xfail(strict=True, reason="review23: a `set +e` in a compound is read though bash never runs it "
+                                       "(any `+e` in the file leaves set -e in doubt: Walk._e_doubt)")
+def test_set_e_stops_at_a_compound_holding_set_plus_e(tmp_path):
+    # bash 5.2: `set -e; { set +e; python3 ../train.py; } > ./nodir/a.log; python3 ../train.py --next` (and `( set +e;
+    # ... ) > ./nodir/a.log`) printed "./nodir/a.log: No such file or directory" alone, status 1: --next never ran. The
+    # walk said it ran ("no profiling" here; "collects" for a script that profiles)
+    for n, shape in enumerate((f"{{ set +e; {PY}; }}", f"( set +e; {PY} )")):
+        found = _launches(_project(tmp_path / str(n), f"set -e\n{shape} > ./nodir/a.log\n{PY} --next\n"))
+        assert [x["verdict"] for x in found] == ["not run"], shape
+
+
+@pytest.mark.xfail(strict=True, reason="review23: a redirection whose word expands to nothing is not judged")
+def test_a_redirection_to_an_empty_variable_starts_nothing(tmp_path):
+    # bash 5.2: `L=; python3 ../train.py > $L` printed "$L: ambiguous redirect", `> "$L"` printed ": No such file or
+    # directory"; neither started python3 (the next command ran). The walk said the launch ran
+    for n, target in enumerate(("$L", '"$L"')):
+        found = _launches(_project(tmp_path / str(n), f"L=\n{PY} > {target}\n{PY} --next\n"))
+        assert [x["verdict"] for x in found] == ["not run", "no profiling"], target
+
+
+@pytest.mark.xfail(strict=True, reason="review23: a failure under a child script's own set -e does not end the "
+                                       "child's walk (as for a compound there)")
+def test_a_child_scripts_set_e_stops_at_its_exec_redirection(tmp_path):
+    # bash 5.2: `bash ./child.sh; python3 ../train.py --next`, child.sh `set -e; exec > ./nodir/a.log; python3
+    # ../train.py --child`: the child printed "./nodir/a.log: No such file or directory" and stopped (--child never
+    # ran), then --next ran. The walk said --child ran
+    found = _launches(_project(tmp_path, f"bash ./child.sh\n{PY} --next\n",
+                               f"set -e\nexec > ./nodir/a.log\n{PY} --child\n"))
+    assert [x["verdict"] for x in found if x["command"][2:] == ["--child"]] in ([], ["not run"])
+    assert found[-1]["verdict"] == "no profiling"
