@@ -275,3 +275,15 @@ def test_a_child_scripts_set_e_stops_at_its_exec_redirection(tmp_path):
                                f"set -e\nexec > ./nodir/a.log\n{PY} --child\n"))
     assert [x["verdict"] for x in found if x["command"][2:] == ["--child"]] in ([], ["not run"])
     assert found[-1]["verdict"] == "no profiling"
+
+
+def test_a_default_assigned_by_an_expansion_is_not_known_after_it(tmp_path):
+    # review23: bash 5.2 (HOME=/root): `A=; : ${A:=foo}; echo $A` printed foo, `A=; echo ${A:=~/x}; echo $A` printed
+    # /root/x (twice); the walk kept A empty, so `python3 ../train.py $A` was given no word. Now A is not known after it;
+    # one that holds a value keeps it (`A=v; : ${A:=foo}` leaves v)
+    for n, assign in enumerate((": ${A:=foo}", "echo ${A:=~/x}", "X=${A:=foo}", ": ${A=foo}")):
+        before = "" if n == 3 else "A=\n"       # (`${A=word}`: only where A is unset)
+        found = _launches(_project(tmp_path / str(n), f"{before}{assign}\n{PY} $A\n"))
+        assert found[0]["command"] == ["python3", "../train.py", "<unknown>"], assign
+    found = _launches(_project(tmp_path / "kept", f"A=v\n: ${{A:=foo}}\n{PY} $A\n"))
+    assert found[0]["command"] == ["python3", "../train.py", "v"]

@@ -850,6 +850,8 @@ class Walk(Expander, Compounds):
     def _simple(self, text, src, path, spans, depth, conditional, ranks, op: str = "") -> bool:
         """Record one simple command; True when it ends the shell: `exit`, `exec cmd` (which replaces it; not
         `exec >log 2>&1`, which only redirects its output), or a sourced script that ends it."""
+        if spans and text.find("${", spans[0][0], spans[-1][1]) >= 0:
+            self._assign_defaults(text, spans, path, src)
         words: List[Word] = []
         inline: Dict[str, Setting] = {}
         k = 0
@@ -1221,6 +1223,25 @@ class Walk(Expander, Compounds):
             self._stop_code = "1"
             self._failed = True
         return replaced or fails
+
+    def _assign_defaults(self, text: str, spans, path: str, src) -> None:
+        """`${A:=word}` (`${A=word}`) in a command's words assigns word to A where A is empty (unset): bash 5.2's `A=;
+        : ${A:=foo}; echo $A` prints foo. What it assigns is not followed here (expand._parameter): A is not known
+        after it, unless it holds a value known already (which it keeps)."""
+        for m in _ASSIGN_DEFAULT.finditer(text, spans[0][0], spans[-1][1]):
+            name = m.group(1)
+            s = self.vars.get(name) or self.exported.get(name)
+            if s is not None and s.value and HOLE not in s.value:
+                continue
+            line = src.position(m.start())[0]
+            for table in (self.vars, self.exported):
+                t = table.get(name)
+                if t is not None:
+                    table[name] = Setting(HOLE, path, line, m.start(), t.how)
+            if s is None:
+                self.vars[name] = Setting(HOLE, path, line, m.start(), "plain")
+            if name in self.exported:
+                self._changed(name)
 
     def _opened(self, text: str, words, first: int, dirs, path: str, src, made, errexit: bool) -> None:
         """Keep the redirections of a function call or child run (`f > log`, `bash x.sh > log`): bash opens them
@@ -1950,6 +1971,8 @@ _EVAL_VARIABLE = r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?'
 
 
 # what may turn set -e off unseen: `+e`, `+o`, set or eval of a value, a script on stdin (_e_may_go_off)
+_ASSIGN_DEFAULT = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):?=")     # `${A:=word}`, `${A=word}`
+
 _E_OFF = re.compile(r"\+[A-Za-z]*e|\+o|\b(?:set|eval)\s+[\"']?\$|/dev/stdin|/dev/fd/")
 
 
