@@ -287,3 +287,22 @@ def test_a_default_assigned_by_an_expansion_is_not_known_after_it(tmp_path):
         assert found[0]["command"] == ["python3", "../train.py", "<unknown>"], assign
     found = _launches(_project(tmp_path / "kept", f"A=v\n: ${{A:=foo}}\n{PY} $A\n"))
     assert found[0]["command"] == ["python3", "../train.py", "v"]
+
+
+def test_rmdir_p_and_rm_d_may_remove_a_folder(tmp_path):
+    # review23: bash 5.2, scripts/logs/sub in the tree (empty): `rmdir -p logs/sub` removed logs/sub then logs, and
+    # `rm -d logs` (logs empty) removed logs: "logs/a.log: No such file or directory", python3 not started; the walk
+    # took logs as there (redirection null). Whether the folder is empty is not followed: "may remove it"
+    for n, (rm, below) in enumerate((("rmdir -p logs/sub", "logs/sub"), ("rm -d logs", "logs"),
+                                     ("rm --dir logs", "logs"))):
+        top = tmp_path / str(n)
+        path = _project(top, f"{rm}\n{PY} > logs/a.log\n")
+        (top / "scripts" / below).mkdir(parents=True)
+        red = _launches(path)[0]["redirection"]
+        assert red["starts"] is None and f"`{rm}` (run.sh:1) runs before and may remove it" in red["why"], rm
+    # `rmdir logs/sub` leaves logs, `rm -f logs` removes no folder (bash 5.2: the launch ran)
+    for n, rm in enumerate(("rmdir logs/sub", "rm -f logs")):
+        top = tmp_path / f"kept{n}"
+        path = _project(top, f"{rm}\n{PY} > logs/a.log\n")
+        (top / "scripts" / "logs" / "sub").mkdir(parents=True)
+        assert _launches(path)[0]["redirection"] is None, rm

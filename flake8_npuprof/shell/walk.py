@@ -1286,19 +1286,27 @@ class Walk(Expander, Compounds):
         removes no folder (bash 5.2: "Is a directory")."""
         args = list(without_redirections(words[1:]))
         targets = [w for w in args if not (w.known and w.text.startswith("-"))]
-        if not targets or words[0].text == "rm" and all(w.known for w in args) and not any(
-                w.text == "--recursive" or re.fullmatch(r"-[a-zA-Z]*[rR][a-zA-Z]*", w.text) for w in args):
+        recursive = any(w.text == "--recursive" or re.fullmatch(r"-[a-zA-Z]*[rR][a-zA-Z]*", w.text) for w in args)
+        # (`rm -d`, `rm --dir`: an empty folder, as rmdir; `rmdir -p a/b`: a/b, then a where it is left empty)
+        emptied = any(w.text in ("--dir", "--parents") or re.fullmatch(r"-[a-zA-Z]*[dp][a-zA-Z]*", w.text)
+                      for w in args)
+        if not targets or words[0].text == "rm" and all(w.known for w in args) and not recursive and not emptied:
             return
+        names = [w.text for w in targets]
+        for name in names[:] if words[0].text == "rmdir" and emptied else ():
+            while os.path.dirname(name.rstrip("/")).rstrip("/") not in ("", ".", ".."):
+                name = os.path.dirname(name.rstrip("/"))
+                names.append(name)
         base = self.dirs[0] if len(self.dirs) == 1 else HOLE
         # (`rm -ri`, `-I`, --interactive ask first, and read the answer from the launcher's input)
-        sure = words[0].text == "rm" and not conditional and not self._rm_in_block and not self._apart_cmd and \
+        sure = words[0].text == "rm" and recursive and not conditional and not self._rm_in_block and not self._apart_cmd and \
             not any(w.text.startswith("--interactive") or re.fullmatch(r"-[a-zA-Z]*[iI][a-zA-Z]*", w.text)
                     for w in args) and len(self.dirs) == 1 and all(w.known and not any(c in w.text for c in "*?[") and
                                         os.path.basename(w.text.rstrip("/")) not in ("", ".", "..") for w in targets)
         # (a word that starts with a part not known may name any folder: `rm -rf $OUT`)
-        self.removed.append(Removal(len(self.commands), tuple(HOLE if w.text.startswith(HOLE) else
-                                                              os.path.normpath(os.path.join(base, w.text))
-                                                              for w in targets), sure,
+        self.removed.append(Removal(len(self.commands), tuple(HOLE if name.startswith(HOLE) else
+                                                              os.path.normpath(os.path.join(base, name))
+                                                              for name in names), sure,
                                     text[words[0].start:words[-1].end][:80], path, src.position(words[0].start)[0]))
 
     def _fails_here(self, conditional: bool, op: str) -> bool:
