@@ -1266,3 +1266,25 @@ def test_a_single_dash_word_that_begins_an_option_is_not_said_to_run(capsys, tmp
     assert out[-1].endswith(f"; but whether it runs in this launch is not known: {words[0]} from run.sh:1 is read by "
                             f"argparse in a way not followed here ({shown}), where python 3.9-3.13.0 may stop the "
                             "script in parse_args (status 2))")
+
+
+def test_a_choice_added_through_the_kept_action_is_not_refused(capsys, tmp_path):
+    # review23: `m = parser.add_argument("--m", choices=["a", "b"])` then `m.choices.append("c")`: python 3.11.7 takes
+    # `--prof --m c` (the Namespace has m='c') and profiles; it was said that argparse exits with status 2
+    text = TRAIN.replace('    parser.add_argument("--m", choices=["a", "b"])\n',
+                         '    m = parser.add_argument("--m", choices=["a", "b"])\n    m.choices.append("c")\n')
+    assert _answer(capsys, tmp_path, "--prof", "--m", "c", text=text)[-1].startswith("usable data: unknown")
+    # the definition a statement of its own: refused as before
+    assert _answer(capsys, tmp_path, "--prof", "--m", "c")[-1].startswith("usable data: no (")
+
+
+def test_a_choice_added_through_the_parsers_actions_is_not_refused(capsys, tmp_path):
+    # review23: `for act in parser._actions: if act.dest == "m": act.choices.append("c")` after the definitions:
+    # python 3.11.7 takes `--prof --m c` and profiles; it was said that argparse exits with status 2
+    text = TRAIN.replace("    args = parser.parse_args()\n", "    for act in parser._actions:\n        if act.dest == "
+                         '"m":\n            act.choices.append("c")\n    args = parser.parse_args()\n')
+    assert _answer(capsys, tmp_path, "--prof", "--m", "c", text=text)[-1].startswith("usable data: unknown")
+    # a call of a function named choices (`random.choices(x)`) reaches none: refused as before
+    text = TRAIN.replace("import argparse\n", "import argparse\nimport random\n").replace(
+        "    args = parser.parse_args()\n", "    random.choices([1, 2])\n    args = parser.parse_args()\n")
+    assert _answer(capsys, tmp_path, "--prof", "--m", "c", text=text)[-1].startswith("usable data: no (")

@@ -639,3 +639,37 @@ class OverrideFeature:
 ''')
     out = _emulate(capsys, project, [{"level1": "Level1"}.get(a, a) for a in PROFILE])
     assert out[-1].startswith("usable data: unknown")
+
+
+@pytest.mark.parametrize("kept", ["a", "self.level"])
+def test_a_definition_whose_action_is_kept_is_not_refused(capsys, project, kept):
+    # review23: `a = group.add_argument("--profile-level", ..., choices=[...])` then `a.choices.append("Level1")`: python
+    # 3.11.7's parse_known_args took `--profile-level Level1` (status 0); it was said to stop the job
+    text = FEATURES.replace('        group.add_argument("--profile-level"', f'        {kept} = group.add_argument('
+                            '"--profile-level"').replace('"level2"])\n', f'"level2"])\n        {kept}.choices.append('
+                                                         '"Level1")\n', 1)
+    (project / "core" / "features.py").write_text(text)
+    out = _emulate(capsys, project, [{"level1": "Level1"}.get(a, a) for a in PROFILE])
+    assert out[-1].startswith("usable data: unknown"), text
+    # a definition as a statement of its own keeps the answer
+    (project / "core" / "features.py").write_text(FEATURES)
+    out = _emulate(capsys, project, [{"level1": "Level1"}.get(a, a) for a in PROFILE])
+    assert out[-1] == REFUSED.format(line=4)
+
+
+@pytest.mark.parametrize("where", ["features", "other"])
+@pytest.mark.parametrize("reach", ["for act in parser._actions:\n            if act.dest == 'profile_level':\n"
+                                   "                act.choices.append('Level1')\n",
+                                   "parser._option_string_actions['--profile-level'].choices = None\n"])
+def test_choices_reached_through_the_parsers_actions_are_not_refused(capsys, project, where, reach):
+    # review23: register_args going on `for act in parser._actions: if act.dest == 'profile_level':
+    # act.choices.append('Level1')` (or `group._group_actions[0].choices = None`): python 3.11.7's parse_known_args took
+    # `--profile-level Level1` (status 0); it was said to stop the job. A module of the project that reaches an Action's
+    # choices may change any option's
+    if where == "features":
+        (project / "core" / "features.py").write_text(FEATURES + "        " + reach)
+    else:
+        (project / "core" / "levels.py").write_text("def widen(parser):\n    if True:\n        " + reach)
+        (project / "core" / "training.py").write_text("import core.levels\n" + TRAINING)
+    out = _emulate(capsys, project, [{"level1": "Level1"}.get(a, a) for a in PROFILE])
+    assert out[-1].startswith("usable data: unknown")

@@ -573,3 +573,16 @@ def test_the_answers_agree_with_the_project_code_run(capsys, tmp_path, run):
             assert f" on {said} " in line
             handler = next(c for c in run["calls"] if c[0] == "tensorboard_trace_handler")
             assert f"saved to {json.loads(handler[1][0].replace(chr(39), chr(34)))}" in line
+
+
+def test_a_validation_interval_leaves_the_record_unknown(capsys, tmp_path):
+    # review23: MindSpeed-MM 57069cd's TrainEngine.train begins `if args.training.val_interval > 0 and
+    # self.val_dataloader is None: raise ValueError(...)`, before its loop (read, train_engine.py:235); trainer.py
+    # builds a val_dataloader only from data.val_dataset_param or a dataset that gives a second part. It said "collects"
+    got = _answer(capsys, tmp_path, "training:\n  train_iters: 20\n  val_interval: 5\n" + ON)
+    assert got[0].endswith("; but training.val_interval (5) makes TrainEngine.train raise ValueError before its loop "
+                           "where no validation dataloader was built, which is not followed here")
+    assert got[1].startswith("usable data: unknown")
+    # 0 (the default) validates nothing: the answer stays
+    assert _answer(capsys, tmp_path, "training:\n  train_iters: 20\n  val_interval: 0\n" + ON)[1] == \
+        "usable data: yes"

@@ -117,8 +117,13 @@ def _unheld(frameworks, uses: Tuple[str, ...], lookup, script: str) -> bool:
 def _named_elsewhere(own, modules: List[Module]) -> bool:
     """Whether a place of the project other than the option's definitions names one of its option strings as a string
     (`self.add_parser_argument_choices_value(parser, "--context-parallel-algo", "mamba_cp_algo")`, MindSpeed-LLM
-    c77308a1): its choices, or the option itself, may be changed there."""
+    c77308a1), or reaches an Action's choices (`act.choices`, `parser._actions`): its choices, or the option itself,
+    may be changed there."""
     import re
+    from ..values.argv_words import ACTION_ATTRS
+    reach = re.compile(r"\.(?:%s)\b(?![ \t]*\()" % "|".join(ACTION_ATTRS))    # (not `random.choices(x)`)
+    if any(reach.search(m.src.text) for m in modules):
+        return True             # (`for act in parser._actions: ... act.choices.append(x)`: any option's may change)
     strings = {a.value for _, f in own for a in f.call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)
                and a.value.startswith("-")}
     for option in strings:

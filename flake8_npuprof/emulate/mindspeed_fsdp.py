@@ -391,6 +391,12 @@ def _window(head: str, values, training: dict, start: int, end: int, window: str
                                     f"{iters} ({length} in {shown}): nothing is recorded")
     recorded = f"iteration{'s' if len(run.recorded) > 1 else ''} {S.spans(run.recorded)} of {iters}"
     traces = len(run.traces)
+    if training.get("val_interval", 0) != 0:
+        # (train_engine.py at 57069cd: `val_interval > 0` with no val_dataloader raises before the loop; trainer.py
+        # builds one only from data.val_dataset_param or a dataset that gives a second part)
+        return "unknown", (f"{head}; its {sched} would record {recorded}, saved to {saved}; but training.val_interval "
+                           f"({json.dumps(training['val_interval'])}) makes TrainEngine.train raise ValueError before "
+                           "its loop where no validation dataloader was built, which is not followed here")
     return "collects", (f"{head}; its {sched} records {recorded} (0-based, one profiler.step() each; {length}; the "
                         f"loop starts at 0, no training.load), {traces} trace{'s' if traces != 1 else ''} saved to "
                         f"{saved} ({what})")

@@ -22,8 +22,8 @@ from ..values.launch_args import Word
 
 FACTS = ("shell.redirection_open",)     # data/sources.json (tests/test_audit.py)
 # operator words as the walk splits them (shell/words.py: an operator ends its word): output to a file, input
-# (patterns, compiled where a redirection is first met)
-_OUT = r"\d*(?:>|>>|>\|)|&>|&>>"
+# (patterns, compiled where a redirection is first met; `<>` opens for writing too, making the file)
+_OUT = r"\d*(?:>|>>|>\||<>)|&>|&>>"
 _IN = r"\d*<"
 
 

@@ -858,6 +858,8 @@ class Walk(Expander, Compounds):
     def _simple(self, text, src, path, spans, depth, conditional, ranks, op: str = "") -> bool:
         """Record one simple command; True when it ends the shell: `exit`, `exec cmd` (which replaces it; not
         `exec >log 2>&1`, which only redirects its output), or a sourced script that ends it."""
+        if spans and text.find("${", spans[0][0], spans[-1][1]) >= 0:
+            self._assign_defaults(text, spans, path, src)
         words: List[Word] = []
         inline: Dict[str, Setting] = {}
         k = 0
@@ -1013,6 +1015,14 @@ class Walk(Expander, Compounds):
             fails = self._fails_here(conditional, op) and any(
                 _blocked(os.path.normpath(os.path.join(self.dirs[0], w))) for w in self._mkdir_bodies[head]
                 if not w.startswith("-"))
+        if head == "exec" and not fails and _redirected(words) and self._e_acts(conditional, op) and \
+                (not self._in_loop or self._first_round) and not any(True for _ in without_redirections(words[1:])):
+            # `exec > ./nodir/log` under set -e: bash 5.2 stops there where it cannot open it (without set -e it goes
+            # on, its output unchanged)
+            found, seq = pairs(text, words), len(self.commands)
+            fails = bool(found) and fails_to_open(self, Outer(
+                seq, seq + 1, found, self.dirs, path, src.position(words[0].start)[0],
+                frozenset(self.made_here or ()), True, len(self._chain)))
         if head in ("rm", "rmdir") and len(words) > 1:
             self._removes(text, words, conditional or bool(depth) or bool(self._calling), path, src)
         if self.made_here and (head in ("rm", "rmdir", "mv", "unlink", "find", "eval") or head in self.functions):
@@ -1222,6 +1232,25 @@ class Walk(Expander, Compounds):
             self._failed = True
         return replaced or fails
 
+    def _assign_defaults(self, text: str, spans, path: str, src) -> None:
+        """`${A:=word}` (`${A=word}`) in a command's words assigns word to A where A is empty (unset): bash 5.2's `A=;
+        : ${A:=foo}; echo $A` prints foo. What it assigns is not followed here (expand._parameter): A is not known
+        after it, unless it holds a value known already (which it keeps)."""
+        for m in _ASSIGN_DEFAULT.finditer(text, spans[0][0], spans[-1][1]):
+            name = m.group(1)
+            s = self.vars.get(name) or self.exported.get(name)
+            if s is not None and s.value and HOLE not in s.value:
+                continue
+            line = src.position(m.start())[0]
+            for table in (self.vars, self.exported):
+                t = table.get(name)
+                if t is not None:
+                    table[name] = Setting(HOLE, path, line, m.start(), t.how)
+            if s is None:
+                self.vars[name] = Setting(HOLE, path, line, m.start(), "plain")
+            if name in self.exported:
+                self._changed(name)
+
     def _opened(self, text: str, words, first: int, dirs, path: str, src, made, errexit: bool) -> None:
         """Keep the redirections of a function call or child run (`f > log`, `bash x.sh > log`): bash opens them
         before the commands it ran, seqs first.. (shell/redirects.py), in this shell, whose set -e (errexit: it
@@ -1265,19 +1294,27 @@ class Walk(Expander, Compounds):
         removes no folder (bash 5.2: "Is a directory")."""
         args = list(without_redirections(words[1:]))
         targets = [w for w in args if not (w.known and w.text.startswith("-"))]
-        if not targets or words[0].text == "rm" and all(w.known for w in args) and not any(
-                w.text == "--recursive" or re.fullmatch(r"-[a-zA-Z]*[rR][a-zA-Z]*", w.text) for w in args):
+        recursive = any(w.text == "--recursive" or re.fullmatch(r"-[a-zA-Z]*[rR][a-zA-Z]*", w.text) for w in args)
+        # (`rm -d`, `rm --dir`: an empty folder, as rmdir; `rmdir -p a/b`: a/b, then a where it is left empty)
+        emptied = any(w.text in ("--dir", "--parents") or re.fullmatch(r"-[a-zA-Z]*[dp][a-zA-Z]*", w.text)
+                      for w in args)
+        if not targets or words[0].text == "rm" and all(w.known for w in args) and not recursive and not emptied:
             return
+        names = [w.text for w in targets]
+        for name in names[:] if words[0].text == "rmdir" and emptied else ():
+            while os.path.dirname(name.rstrip("/")).rstrip("/") not in ("", ".", ".."):
+                name = os.path.dirname(name.rstrip("/"))
+                names.append(name)
         base = self.dirs[0] if len(self.dirs) == 1 else HOLE
         # (`rm -ri`, `-I`, --interactive ask first, and read the answer from the launcher's input)
-        sure = words[0].text == "rm" and not conditional and not self._rm_in_block and not self._apart_cmd and \
+        sure = words[0].text == "rm" and recursive and not conditional and not self._rm_in_block and not self._apart_cmd and \
             not any(w.text.startswith("--interactive") or re.fullmatch(r"-[a-zA-Z]*[iI][a-zA-Z]*", w.text)
                     for w in args) and len(self.dirs) == 1 and all(w.known and not any(c in w.text for c in "*?[") and
                                         os.path.basename(w.text.rstrip("/")) not in ("", ".", "..") for w in targets)
         # (a word that starts with a part not known may name any folder: `rm -rf $OUT`)
-        self.removed.append(Removal(len(self.commands), tuple(HOLE if w.text.startswith(HOLE) else
-                                                              os.path.normpath(os.path.join(base, w.text))
-                                                              for w in targets), sure,
+        self.removed.append(Removal(len(self.commands), tuple(HOLE if name.startswith(HOLE) else
+                                                              os.path.normpath(os.path.join(base, name))
+                                                              for name in names), sure,
                                     text[words[0].start:words[-1].end][:80], path, src.position(words[0].start)[0]))
 
     def _fails_here(self, conditional: bool, op: str) -> bool:
@@ -1948,6 +1985,9 @@ _EVAL_SYNTAX = r"""["'`$\\;&|<>(){}~#=]"""
 
 _EVAL_VARIABLE = r'"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?'
 
+
+# `${A:=word}`, `${A=word}`: a value the expansion may assign
+_ASSIGN_DEFAULT = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):?=")
 
 # what may turn set -e off unseen: `+e`, `+o`, set or eval of a value, a script on stdin (_e_may_go_off; `set` and
 # `eval` as whole words, each after a character that is no word's: a pattern whose branches each begin with a

@@ -433,6 +433,8 @@ def word_end(text: str, i: int, stop: Optional[int] = None) -> int:
                 i += 1              # a redirection: its own word
                 while i < n and text[i] in "<>&":
                     i += 1
+                if i < n and text[i] == "|" and text[i - 1] == ">" and (i - 1 == start or text[start:i - 1].isdigit()):
+                    i += 1          # `>|`, `2>|`: one operator (not a pipe)
                 return i
             return i
         if c == "'":
@@ -557,8 +559,8 @@ def simple_commands(text: str, bodies: bool = False) -> Iterator[SimpleCommand]:
             if text.startswith("<<<", i):
                 i += 3
                 continue
-            if text.startswith(("<&", ">&"), i):
-                i += 2                          # `2>&1`: a redirection, not a `&` that ends the command
+            if text.startswith(("<&", ">&", ">|"), i):
+                i += 2                          # `2>&1`, `>|`: a redirection, not a `&` or `|` that ends the command
                 continue
             if text.startswith("<<", i):
                 tag = heredoc_tag(text, i + 2)

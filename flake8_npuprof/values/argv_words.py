@@ -654,6 +654,8 @@ def choices_of(flag: FlagDef) -> object:
     node = choices_node(flag)
     if node is None:
         return None
+    if not _discarded(flag):
+        return UNREAD
     if isinstance(node, ast.Call) and _name(node.func) == "range" and not node.keywords and 1 <= len(node.args) <= 3 \
             and all(isinstance(a, ast.Constant) and type(a.value) is int for a in node.args):
         return range(*(getattr(a, "value", 0) for a in node.args))
@@ -662,6 +664,32 @@ def choices_of(flag: FlagDef) -> object:
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return UNREAD
     return found if isinstance(found, (list, tuple, set, frozenset)) else UNREAD    # (a str: not followed)
+
+
+# attributes through which code reaches an Action's choices (`act.choices.append(x)`, `for act in parser._actions`)
+ACTION_ATTRS = frozenset(("choices", "_actions", "_group_actions", "_option_string_actions"))
+
+
+def _discarded(flag: FlagDef) -> bool:
+    """Whether a flag's add_argument call is a statement of its own, in a module that reaches no Action's choices
+    (ACTION_ATTRS): where the Action it returns is kept, or found again, its choices may be changed through it
+    (`a = p.add_argument("--lvl", choices=["x"])` then `a.choices.append("y")`, or `for act in p._actions: if
+    act.dest == "lvl": act.choices.append("y")`: python 3.11.7 takes `--lvl y`)."""
+    scope, call = getattr(flag, "scope", None), flag.call
+    if scope is None:
+        return True             # (a definition read alone, as tests/test_argparse_stops.py builds them)
+    while scope.parent is not None:
+        scope = scope.parent
+    at = (call.lineno, call.col_offset, call.end_lineno, call.end_col_offset)
+    alone, called = False, set()
+    for n in ast.walk(scope.node):             # (breadth first: a call before its func)
+        if isinstance(n, ast.Call):
+            called.add(id(n.func))
+        elif isinstance(n, ast.Attribute) and n.attr in ACTION_ATTRS and id(n) not in called:
+            return False        # (not `random.choices(x)`)
+        alone = alone or isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and \
+            (n.value.lineno, n.value.col_offset, n.value.end_lineno, n.value.end_col_offset) == at
+    return alone
 
 
 def option_of(text: str, table, abbreviates: Callable[[FlagDef], bool]) -> FlagDef:
