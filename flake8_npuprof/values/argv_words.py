@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable, Iterable, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Tuple
 
 from .flag_def import FlagDef
 from ..source.site_records import main_test as _main_test
@@ -680,16 +680,35 @@ def _discarded(flag: FlagDef) -> bool:
         return True             # (a definition read alone, as tests/test_argparse_stops.py builds them)
     while scope.parent is not None:
         scope = scope.parent
-    at = (call.lineno, call.col_offset, call.end_lineno, call.end_col_offset)
-    alone, called = False, set()
-    for n in ast.walk(scope.node):             # (breadth first: a call before its func)
+    reached, alone = _action_scan(scope.node)
+    return not reached and (call.lineno, call.col_offset, call.end_lineno, call.end_col_offset) in alone
+
+
+# the last modules' _action_scan, by tree (kept with it: an id is not reused while its tree is held here; a few:
+# the trees are the project cache's to bound)
+_action_scans: Dict[int, Tuple[ast.AST, bool, FrozenSet[Tuple[Any, ...]]]] = {}
+
+
+def _action_scan(tree: ast.AST) -> Tuple[bool, FrozenSet[Tuple[Any, ...]]]:
+    """(whether the module reaches an Action's choices, where each call that is a statement of its own is), once a
+    module: _discarded is asked for each option given a value (300 options walked the module 300 times)."""
+    kept = _action_scans.get(id(tree))
+    if kept is not None and kept[0] is tree:
+        return kept[1], kept[2]
+    called, alone, reached = set(), set(), False
+    for n in ast.walk(tree):                # (breadth first: a call before its func)
         if isinstance(n, ast.Call):
             called.add(id(n.func))
         elif isinstance(n, ast.Attribute) and n.attr in ACTION_ATTRS and id(n) not in called:
-            return False        # (not `random.choices(x)`)
-        alone = alone or isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and \
-            (n.value.lineno, n.value.col_offset, n.value.end_lineno, n.value.end_col_offset) == at
-    return alone
+            reached = True      # (not `random.choices(x)`)
+            break
+        elif isinstance(n, ast.Expr) and isinstance(n.value, ast.Call):
+            v = n.value
+            alone.add((v.lineno, v.col_offset, v.end_lineno, v.end_col_offset))
+    if len(_action_scans) >= 8:
+        _action_scans.clear()
+    _action_scans[id(tree)] = (tree, reached, frozenset(alone))
+    return reached, frozenset(alone)
 
 
 def option_of(text: str, table, abbreviates: Callable[[FlagDef], bool]) -> FlagDef:
