@@ -158,7 +158,7 @@ def _refused(namespace: Namespace, launch, modules: List[Module]) -> str:
                 len({(definition_shape(f), ast.dump(choices_node(f) or ast.Constant(None))) for _, f in own}) > 1:
             continue
         k = at[id(g.word)]
-        if any(HOLE in w.text or w.text == "--" for w in words[:k]) or _named_elsewhere(own, searched):
+        if any(HOLE in w.text or w.text == "--" for w in words[:k]):
             continue
         module, flag = own[0]
         named = next((n.value.id for n in flag.call.keywords if n.arg == "choices" and isinstance(n.value, ast.Name)
@@ -171,7 +171,7 @@ def _refused(namespace: Namespace, launch, modules: List[Module]) -> str:
         finally:
             module.resolver.given = None
         stops = next((v.stops for v in values if isinstance(v, U) and v.stops), "")
-        if stops:
+        if stops and not _named_elsewhere(own, searched):     # (the texts searched only for a value refused)
             found.append((k, stops))
     return min(found)[1] if found else ""
 
