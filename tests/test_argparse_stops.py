@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import weakref
 
 import pytest
 
@@ -1296,9 +1297,9 @@ def test_a_module_is_searched_for_its_actions_once(capsys, tmp_path, monkeypatch
     from flake8_npuprof.values import argv_words
     made = []
 
-    class Kept(dict):
+    class Kept(weakref.WeakKeyDictionary):
         def __setitem__(self, key, value):
-            made.append(value[0])
+            made.append(key)
             super().__setitem__(key, value)
 
     monkeypatch.setattr(argv_words, "_action_scans", Kept())
@@ -1308,3 +1309,16 @@ def test_a_module_is_searched_for_its_actions_once(capsys, tmp_path, monkeypatch
     words = [w for i in range(30) for w in (f"--o{i}", "b")]
     assert _answer(capsys, tmp_path, "--prof", *words, "--m", "c", text=text)[-1].startswith("usable data: no (")
     assert len(made) == len({id(t) for t in made}) >= 1
+
+
+def test_a_modules_actions_are_kept_no_longer_than_its_tree():
+    # the answers were kept by id with their trees, 8 at a time, outside the project cache's bound
+    import ast
+    import gc
+    from flake8_npuprof.values import argv_words
+    tree = ast.parse("import argparse\np = argparse.ArgumentParser()\np.add_argument('--m', choices=['a'])\n")
+    assert argv_words._action_scan(tree) == (False, frozenset({(3, 0, 3, 36)}))
+    held = weakref.ref(tree)
+    del tree
+    gc.collect()
+    assert held() is None

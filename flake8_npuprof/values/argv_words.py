@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
+import weakref
 from typing import Any, Callable, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Tuple
 
 from .flag_def import FlagDef
@@ -684,17 +685,18 @@ def _discarded(flag: FlagDef) -> bool:
     return not reached and (call.lineno, call.col_offset, call.end_lineno, call.end_col_offset) in alone
 
 
-# the last modules' _action_scan, by tree (kept with it: an id is not reused while its tree is held here; a few:
-# the trees are the project cache's to bound)
-_action_scans: Dict[int, Tuple[ast.AST, bool, FrozenSet[Tuple[Any, ...]]]] = {}
+# each module's _action_scan, by its tree, kept while the tree lives (the project cache bounds the trees: a
+# dictionary of its own held 8 of them past that bound)
+_action_scans: "weakref.WeakKeyDictionary[ast.AST, Tuple[bool, FrozenSet[Tuple[Any, ...]]]]" = \
+    weakref.WeakKeyDictionary()
 
 
 def _action_scan(tree: ast.AST) -> Tuple[bool, FrozenSet[Tuple[Any, ...]]]:
     """(whether the module reaches an Action's choices, where each call that is a statement of its own is), once a
     module: _discarded is asked for each option given a value (300 options walked the module 300 times)."""
-    kept = _action_scans.get(id(tree))
-    if kept is not None and kept[0] is tree:
-        return kept[1], kept[2]
+    kept = _action_scans.get(tree)
+    if kept is not None:
+        return kept
     called, alone, reached = set(), set(), False
     for n in ast.walk(tree):                # (breadth first: a call before its func)
         if isinstance(n, ast.Call):
@@ -705,10 +707,8 @@ def _action_scan(tree: ast.AST) -> Tuple[bool, FrozenSet[Tuple[Any, ...]]]:
         elif isinstance(n, ast.Expr) and isinstance(n.value, ast.Call):
             v = n.value
             alone.add((v.lineno, v.col_offset, v.end_lineno, v.end_col_offset))
-    if len(_action_scans) >= 8:
-        _action_scans.clear()
-    _action_scans[id(tree)] = (tree, reached, frozenset(alone))
-    return reached, frozenset(alone)
+    kept = _action_scans[tree] = (reached, frozenset(alone))
+    return kept
 
 
 def option_of(text: str, table, abbreviates: Callable[[FlagDef], bool]) -> FlagDef:
