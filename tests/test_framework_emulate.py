@@ -840,14 +840,17 @@ def test_a_handler_not_known_here_is_not_called_the_script_s_own(tmp_path, capsy
 
 
 @pytest.mark.parametrize("release, said", [("7.3", "aic_metrics PipeUtilization; export_type db and text"),
-                                           ("26.1", "aic_metrics AiCoreNone; export_type db and text"),
-                                           ("any", "export_type <unknown>")])
+                                           ("26.1", "aic_metrics AiCoreNone; export_type db and text")])
 def test_ai_core_none_at_level1_is_pipe_utilization_before_26_0(tmp_path, capsys, release, said):
     # the model zoo's Torchtitan patches ask for Level1 with AiCMetrics.AiCoreNone; torch_npu 6.0.rc3-7.3 promote it
     # to PipeUtilization silently (the record's exp.combo.T2_level1_none), and emulate said "aic_metrics AiCoreNone"
     path = _script(tmp_path, GOOD.replace("AiCMetrics.PipeUtilization", "AiCMetrics.AiCoreNone"))
     code, out = _emulate(capsys, "--torch-npu", release, "--cwd", tmp_path, path)
     assert f"  activities: CPU, NPU; profiler_level Level1; {said}" in out
+    # under every release: AiCoreNone is new in 6.0.rc2, an AttributeError on 6.0.rc1's builds (it said "collects")
+    code, out = _emulate(capsys, "--cwd", tmp_path, path)
+    assert code == 1 and out[1].startswith("train.py:6 profile: UNKNOWN: AiCMetrics.AiCoreNone is new in torch_npu "
+                                           "6.0.rc2: ") and "on torch_npu 6.0 it depends on the build" in out[1]
 
 
 def test_a_no_op_on_some_releases_gives_the_others_the_replay_s_own_answer(tmp_path, capsys):
@@ -978,3 +981,42 @@ def test_a_module_on_a_folder_the_script_adds_to_sys_path_is_not_said_to_profile
     _, out = _emulate(capsys, "--cann", "8.0", "--soc", "910B", "--torch-npu", "26.1", "train.py")
     assert out[-1] == ("usable data: unknown (train.py has no profiling setup of its own, but it imports more modules "
                        "than are followed here: a setup in a module it imports is not emulated here)")
+
+
+def test_a_member_no_release_has_stops_the_job(tmp_path, capsys):
+    # NPP317 (an AttributeError where `AiCMetrics.PipeUtilisation` is evaluated, as the _ExperimentalConfig is built)
+    # was not weighed: emulate said "usable data: yes" of a script check says stops
+    body = GOOD.replace("AiCMetrics.PipeUtilization", "AiCMetrics.PipeUtilisation")
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, body))
+    why = ("torch_npu's AiCMetrics has no member PipeUtilisation: torch_npu 7.3 raises AttributeError (AiCMetrics has "
+           "no attribute 'PipeUtilisation') where AiCMetrics.PipeUtilisation is evaluated, and the job stops; did you "
+           "mean AiCMetrics.PipeUtilization?")
+    assert code == 1 and out[1:3] == [f"train.py:6 profile: FAILS: {why}", f"usable data: no (line 6: {why})"]
+
+
+def test_a_member_some_releases_lack_fails_only_there(tmp_path, capsys):
+    # AiCMetrics.MemoryAccess is new in torch_npu 7.0: 6.0 stops, 7.0 collects, and under every release it depends
+    body = GOOD.replace("AiCMetrics.PipeUtilization", "AiCMetrics.MemoryAccess")
+    code, out = _emulate(capsys, "--torch-npu", "6.0", "--cwd", tmp_path, _script(tmp_path, body))
+    assert code == 1 and out[1].startswith("train.py:6 profile: FAILS: AiCMetrics.MemoryAccess is new in torch_npu "
+                                           "7.0: torch_npu 6.0 raises AttributeError")
+    code, out = _emulate(capsys, "--torch-npu", "7.0", "--cwd", tmp_path, _script(tmp_path, body))
+    assert code == 0 and out[2] == "usable data: yes"
+    # under every release the check says only what every release lacks; emulate weighs what some lack
+    code, out = _emulate(capsys, "--cwd", tmp_path, _script(tmp_path, body))
+    why = ("AiCMetrics.MemoryAccess is new in torch_npu 7.0: torch_npu 5.0-6.0 raises AttributeError (AiCMetrics has no "
+           "MemoryAccess before 7.0), and the job stops; torch_npu 7.0+ accepts it; use another member, or target "
+           "torch_npu 7.0+")
+    assert code == 1 and out[1:3] == [f"train.py:6 profile: UNKNOWN: {why}", f"usable data: unknown (line 6: {why})"]
+
+
+def test_a_member_no_release_has_outside_the_call_leaves_it_unknown(tmp_path, capsys):
+    # the member named where the call does not build it (a level kept in a name first): the job stops where it is
+    # evaluated, which emulate does not place against the profiler; not "yes"
+    body = ("level = ProfilerLevel.Level3\n" +
+            GOOD.replace("profiler_level=ProfilerLevel.Level1", "profiler_level=level"))
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, body))
+    why = ("torch_npu's ProfilerLevel has no member Level3: torch_npu 7.3 raises AttributeError (ProfilerLevel has no "
+           "attribute 'Level3') where ProfilerLevel.Level3 is evaluated, and the job stops; did you mean "
+           "ProfilerLevel.Level2? (line 4; whether it is evaluated before this profiler collects is not followed here)")
+    assert code == 1 and out[1:3] == [f"train.py:7 profile: UNKNOWN: {why}", f"usable data: unknown (line 7: {why})"]

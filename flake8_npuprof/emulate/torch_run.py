@@ -336,7 +336,8 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
     data: dict = {"route": "profile", "releases": list(releases)}
     conditions = _conditions(ctx, call, parents)
     own = _findings(ctx, call, kws, names)
-    fatal = [f for f in own if f.code == "NPP303"]
+    members = _members(ctx, target)
+    fatal = [f for f in own if f.code == "NPP303"] or _findings(ctx, call, kws, names, members)
     lacked = _lacked(ctx, call, kws, releases) if not fatal and target.torch_npu == "any" else ""
     if lacked:
         return Profiler(call.lineno, call.col_offset + 1, UNKNOWN, lacked, (), (), conditions, data)
@@ -387,6 +388,12 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
         data["stopped"] = True          # by the profiler's own settings, started or not (_started_in_launch)
     elif verdict == "collects":
         why = f"{why} into {where['shown']}" if where["shown"] else why
+    # a member the release lacks named elsewhere in the script: the job stops where it is evaluated, which is not
+    # placed against this profiler here (`level = ProfilerLevel.Level3` before the call, or in a function)
+    elsewhere = [f for f in members if f not in fatal]
+    if elsewhere and verdict == "collects":
+        verdict, why = UNKNOWN, (f"{elsewhere[0].message} (line {elsewhere[0].line}; whether it is evaluated before "
+                                 "this profiler collects is not followed here)")
     if verdict in ("collects", UNKNOWN) and where["kind"] not in ("none_deleted",):
         details.append(f"output directory: {where['shown'] or '<unknown>'} ({where['how']})")
         layout = _layout(where, config, activities, releases, kws)
@@ -447,15 +454,27 @@ def _every_release(fatal, target: Target) -> bool:
 
 # ---------------------------------------------------------------- what the checks found on this profiler
 
-def _findings(ctx, call: ast.Call, kws: Mapping[str, ast.AST], names) -> list:
-    """The checks' findings inside this profile() call and the calls its keywords name (schedule, handler,
-    experimental_config built elsewhere in the file)."""
+def _findings(ctx, call: ast.Call, kws: Mapping[str, ast.AST], names, found: Optional[list] = None) -> list:
+    """The checks' findings (or those `found`) inside this profile() call and the calls its keywords name (schedule,
+    handler, experimental_config built elsewhere in the file)."""
     spans = [(ctx.src.node_start(call), ctx.src.node_end(call))]
     for key in ("schedule", "on_trace_ready", "experimental_config"):
         made = _made_by(ctx, kws.get(key))
         if made is not None:
             spans.append((ctx.src.node_start(made), ctx.src.node_end(made)))
-    return [f for f in ctx.findings if any(a <= f.start < b for a, b in spans)]
+    return [f for f in (ctx.findings if found is None else found) if any(a <= f.start < b for a, b in spans)]
+
+
+def _members(ctx, target: Target) -> list:
+    """NPP317: the members of torch_npu's enums the releases lack, each an AttributeError (an ImportError for a class)
+    where it is evaluated, which stops the job. Under every release the check says those every release lacks; here
+    also those some lack (`AiCMetrics.MemoryAccess`, new in 7.0, stops the job on 6.0), as under `portable`."""
+    if target.torch_npu != "any":
+        return [f for f in ctx.findings if f.code == "NPP317"]
+    from ..checks import torch_npu_members
+    other = ctx.judged_for(ctx.settings._replace(target=ctx.target._replace(torch_npu="portable")))
+    torch_npu_members.check(other)
+    return [f for f in other.findings if f.code == "NPP317"]
 
 
 # where a relative path goes when the script changes its directory (emulate/replay.run_dir)
