@@ -26,6 +26,6 @@ def run_all(ctx) -> None:
 def _rules() -> tuple:
     """The modules whose `check` run_all runs, in order: imported on the first analysis, once (an import statement
     in run_all went through the import machinery at every file)."""
-    from . import hygiene, mindspore, npu_optimizer, other_routes, preflight, torch_npu, torch_npu_members, torch_npu_utils_profile, wiring
+    from . import hygiene, mindspore, mindspore_members, npu_optimizer, other_routes, preflight, torch_npu, torch_npu_members, torch_npu_utils_profile, wiring
     return (npu_optimizer, wiring, other_routes, hygiene, preflight, torch_npu, torch_npu_members, torch_npu_utils_profile,
-            mindspore)
+            mindspore, mindspore_members)

@@ -18,17 +18,14 @@ import json
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, Optional
 
 from ..knowledge import torch_npu as K
 from ..knowledge.targets import TORCH_NPU_RELEASES
 from ..source.said import Text, aside, clause, logged
 from ..source.suggest import close_matches
+from .member_uses import TYPE_ATTRIBUTES, name_of, uses
 from .torch_npu_report import CHECKED, PROFILER, REF_GUIDE, Names, every, report, script, torch_npu_mentioned
-
-# what a name of the class itself reaches: type's attributes (`ProfilerLevel.mro`), a pybind enum's own
-TYPE_ATTRIBUTES = frozenset(dir(type)) | {"name", "value"}
-CAUGHT = {"AttributeError", "ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
 
 
 @lru_cache(maxsize=None)
@@ -44,30 +41,14 @@ def check(ctx) -> None:
     names = Names(ctx.tree)
     if not names.aliases:
         return
-    # one walk of the file: the names it uses and how it guards them (a try's body is walked on its own)
-    imports: List[ast.ImportFrom] = []
-    attributes: List[ast.Attribute] = []
-    inside: Set[int] = set()
-    named: Set[str] = set()
-    for node in ast.walk(ctx.tree):
-        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            imports.append(node)
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
-            attributes.append(node)
-        elif isinstance(node, ast.Attribute):
-            named.add(node.attr)                    # `ProfilerLevel.Level3 = ...`: the script sets it
-        elif isinstance(node, ast.Try) and any(_catches(h) for h in node.handlers):
-            inside.update(id(n) for stmt in node.body for n in ast.walk(stmt))
-        elif isinstance(node, ast.Call):
-            named.update(_tests_a_name(node))
-    guarded = (inside, named)
-    for node in imports:
-        _imported(ctx, node, guarded)
-    for node in attributes:
-        if id(node) not in inside:
-            full = names.of(node)
-            if full:
-                _attribute(ctx, node, full, guarded)
+    found = uses(ctx.tree)
+    guarded = (found.inside, found.named)
+    for statement in found.imports:
+        _imported(ctx, statement, guarded)
+    for node in found.attributes:
+        full = names.of(node)
+        if full:
+            _attribute(ctx, node, full, guarded)
 
 
 def _attribute(ctx, node: ast.Attribute, full: str, guarded) -> None:
@@ -84,7 +65,7 @@ def _attribute(ctx, node: ast.Attribute, full: str, guarded) -> None:
     if first == table["from"] != TORCH_NPU_RELEASES[0]:
         return                                              # as new as its class: said where the class is named
     where = f"{cls}.{member}"
-    at = _name_of(node)
+    at = name_of(node)
     if first is None:
         guess = close_matches(member, sorted(table["members"]))
         hint = f"did you mean {cls}.{guess[0]}?" if guess else f"{cls} has {', '.join(table['members'])}"
@@ -95,15 +76,6 @@ def _attribute(ctx, node: ast.Attribute, full: str, guarded) -> None:
         report(ctx, "NPP317", at, f"{where} is new in torch_npu {first}",
                _before(first, f"{cls} has no {member}", "AttributeError"),
                f"use another member, or target torch_npu {_first_release(first)}+")
-
-
-def _name_of(node: ast.Attribute) -> ast.AST:
-    """Where the attribute's own name is written (`Level3` of `ProfilerLevel.Level3`): the last word of it."""
-    end_line, end_col = node.end_lineno, node.end_col_offset
-    if end_line is None or end_col is None:
-        return node
-    return ast.Name(id=node.attr, ctx=ast.Load(), lineno=end_line, col_offset=end_col - len(node.attr),
-                    end_lineno=end_line, end_col_offset=end_col)
 
 
 def _imported(ctx, node: ast.ImportFrom, guarded) -> None:
@@ -136,7 +108,7 @@ def _missing_class(ctx, node: ast.AST, cls: str, error: str) -> None:
     first = classes()[cls]["from"]
     if first == TORCH_NPU_RELEASES[0]:
         return
-    report(ctx, "NPP317", _name_of(node) if isinstance(node, ast.Attribute) else node,
+    report(ctx, "NPP317", name_of(node) if isinstance(node, ast.Attribute) else node,
            f"torch_npu.profiler.{cls} is new in torch_npu {first}",
            _before(first, f"torch_npu.profiler has no {cls}", error),
            f"drop it, or target torch_npu {_first_release(first)}+")
@@ -155,23 +127,6 @@ def _before(first: str, lacks: str, error: str) -> Dict[str, Optional[Text]]:
 def _first_release(first: str) -> str:
     """The release a first build belongs to: 6.0.rc2 -> 6.0."""
     return next(r for r in reversed(TORCH_NPU_RELEASES) if first == r or first.startswith(r + "."))
-
-
-def _tests_a_name(call: ast.Call) -> Tuple[str, ...]:
-    """The name `hasattr(X, "Level_none")`, `getattr(X, "Level_none", None)` or `setattr(X, "Level3", ...)` tests
-    or sets: the script guards or defines it itself."""
-    if isinstance(call.func, ast.Name) and call.func.id in ("hasattr", "getattr", "setattr") and \
-            len(call.args) >= 2 and isinstance(call.args[1], ast.Constant) and isinstance(call.args[1].value, str):
-        return (call.args[1].value,)
-    return ()
-
-
-def _catches(handler: ast.ExceptHandler) -> bool:
-    if handler.type is None:
-        return True
-    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-    return any(isinstance(t, (ast.Name, ast.Attribute)) and (t.id if isinstance(t, ast.Name) else t.attr) in CAUGHT
-               for t in types)
 
 
 # ---------------------------------------------------------------- the page

@@ -23,6 +23,7 @@ from .message import Message
 from .torch_run import CHDIR, Profiler, _conditions, _joined, _parents, dynamic_config, reached
 
 UNREAD = "what MindSpore keeps then was not read here"
+STOPS = ("NPP353", "NPP365")     # what stops the job as the profiler's arguments are built (their pages)
 FACTS = ("mindspore.run.schedule", "mindspore.run.folder", "mindspore.run.layout")    # data/sources.json (tests/test_audit.py)
 
 
@@ -46,7 +47,8 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: st
     from .torch_run import _bound_name, _loop
     kws = {k.arg: k.value for k in call.keywords if k.arg}
     start, end = ctx.src.node_start(call), ctx.src.node_end(call)
-    own = [f for f in ctx.findings if start <= f.start < end or (f.code.startswith("NPP35") and _made_in(ctx, f, kws))]
+    own = [f for f in ctx.findings if start <= f.start < end or
+           (f.code.startswith("NPP35") or f.code in STOPS) and _made_in(ctx, f, kws)]
     caveats = tuple(Message(f.message, f.code) for f in own)
     conditions = _conditions(ctx, call, parents)
     data: dict = {"route": route}
@@ -92,8 +94,8 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: st
     else:
         why = "the steps it records are not known here (a loop of unknown length, or a profiler stepped elsewhere)"
     details.append(f"output directory: {how}")
-    fatal = [f for f in own if f.code == "NPP353"]
-    if fatal:                           # NPP353: a TypeError at start-up (its page), on every release
+    fatal = [f for f in own if f.code in STOPS]
+    if fatal:                           # a TypeError (NPP353) or an AttributeError (NPP365) at start-up, every release
         verdict, why = "fails", fatal[0].message
         caveats = tuple(c for c in caveats if c != Message(fatal[0].message, fatal[0].code))
     elif not how.startswith(("on_trace_ready is the script's own", "on_trace_ready is a value not known")):
@@ -101,6 +103,11 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: st
         details.extend("  " + row for row in data["layout"])
     if verdict == "collects" and data["output_dir"]:
         why += f" into {data['output_dir']}"
+    # a member the enums lack named elsewhere: the job stops where it is evaluated, not placed against this profiler
+    elsewhere = [f for f in ctx.findings if f.code == "NPP365" and f not in own]
+    if elsewhere and verdict == "collects":
+        verdict, why = "unknown", (f"{elsewhere[0].message} (line {elsewhere[0].line}; whether it is evaluated "
+                                   "before this profiler collects is not followed here)")
     return Profiler(call.lineno, call.col_offset + 1, verdict, why, tuple(details), caveats, conditions, data)
 
 
