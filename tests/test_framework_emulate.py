@@ -76,6 +76,38 @@ def test_the_schedule_answers_as_mindspore_s(rec):
                                                                      for x in a["actions"]]
 
 
+MS_LIFECYCLES = [r for r in _records(MS_RECORD) if r["api"] == "lifecycle"]
+
+
+@pytest.mark.parametrize("rec", MS_LIFECYCLES, ids=[f"{r['release']}:{r['case']}" for r in MS_LIFECYCLES])
+def test_a_run_ends_as_mindspore_s_action_controller_ends_it(rec):
+    # MindSpore's own ProfilerActionController driven through start, the steps and stop: the collector starts only
+    # where the replay records or saves, a trace is saved where it saves one, and a run ending in warmup deletes
+    case = json.loads(rec["call"])
+    sched = {"wait": 0, "warmup": 0, "repeat": 0, "skip_first": 0}
+    for kv in re.search(r"schedule\(([^)]*)\)", case["schedule"]).group(1).split(","):
+        k, v = kv.strip().split("=")
+        sched[k] = int(v)
+    run = S.replay(sched, case["steps"], case["steps"] > 0)
+    calls = rec["calls"]
+    assert calls[0].startswith("start: ") and calls.count("profiler stop") == 1
+    assert ("start" in calls) == bool(run.recorded or run.traces or run.exit_state in (S.RECORD, S.SAVE))
+    assert calls.count("on_trace_ready") == len(run.traces)
+    assert ("delete_dir" in calls) == (run.exit_state == S.WARMUP)
+    after = calls[calls.index("profiler stop") + 1:]
+    ending = [w for w in rec["warnings"] if "WARNING" in w and "won't be using warmup" not in w]
+    if run.exit_state == S.NONE:
+        assert after == [] and ending == []             # nothing at all, and no warning at the end
+    if run.exit_state == S.WARMUP:
+        assert "[WARNING] Incorrect schedule: Stop profiler while current state is WARMUP which will result in empty " \
+               "parsed data." in rec["warnings"]
+
+
+def test_every_mindspore_lifecycle_case_is_held():
+    assert len(MS_LIFECYCLES) == 9 * 4 and {r["release"] for r in MS_LIFECYCLES} == {"2.7.0", "2.8.0", "2.9.0",
+                                                                                     "2.10.0"}
+
+
 def test_skip_first_wait_drops_the_first_cycle_s_wait():
     s = {"wait": 2, "active": 1, "warmup": 1, "repeat": 0, "skip_first": 0, "skip_first_wait": 1}
     assert [S.action(s, i) for i in range(6)] == [S.WARMUP, S.SAVE, S.NONE, S.NONE, S.WARMUP, S.SAVE]
@@ -574,6 +606,30 @@ def test_a_mindspore_schedule_the_loop_never_reaches_is_unknown_not_no(tmp_path,
     assert out[2] == ("usable data: unknown (line 4: the schedule records from step 2, but the loop (line 6) runs 2 "
                       "steps, calling prof.step() once each: its schedule records none of them; what MindSpore keeps "
                       "then was not read here)")
+
+
+def test_a_mindspore_run_that_ends_before_recording_collects_nothing(tmp_path, capsys):
+    # it said "what MindSpore keeps then was not read here": a run ending in warmup or wait steps never starts the
+    # collector (the record's lifecycle cases); in warmup, MindSpore deletes the folder it prepared
+    path = tmp_path / "train.py"
+    path.write_text(MS.replace("range(10)", "range(1)"), encoding="utf-8")
+    code, out = _emulate(capsys, "--cwd", tmp_path, path)
+    assert code == 1 and out[2] == (
+        "usable data: no (line 4: the schedule records from step 2, but the loop (line 6) runs 1 step, calling "
+        "prof.step() once each: it ends in its warmup steps: nothing is recorded, and when the profiler stops "
+        "MindSpore deletes what it prepared, with a warning (\"Incorrect schedule: Stop profiler while current state "
+        "is WARMUP which will result in empty parsed data.\"))")
+    path.write_text(MS.replace("wait=1, warmup=1", "wait=4, warmup=1").replace("range(10)", "range(3)"),
+                    encoding="utf-8")
+    code, out = _emulate(capsys, "--cwd", tmp_path, path)
+    assert code == 1 and out[2] == (
+        "usable data: no (line 4: the schedule records from step 5, but the loop (line 6) runs 3 steps, calling "
+        "prof.step() once each: it ends in its wait steps: nothing is collected, with no warning at the end)")
+    # never stepped, at a wait step: nothing either
+    path.write_text(MS.replace("        prof.step()\n", "        pass\n"), encoding="utf-8")
+    code, out = _emulate(capsys, "--cwd", tmp_path, path)
+    assert code == 1 and out[2] == ("usable data: no (line 4: prof.step() is never called, so the profiler stays at "
+                                    "step 0, a wait step, and never starts collecting)")
 
 
 def test_a_mindspore_profiler_with_a_string_level_collects_level0(tmp_path, capsys):

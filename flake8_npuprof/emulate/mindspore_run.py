@@ -23,8 +23,15 @@ from .message import Message
 from .torch_run import CHDIR, Profiler, _conditions, _joined, _parents, dynamic_config, reached
 
 UNREAD = "what MindSpore keeps then was not read here"
+FACTS = ("mindspore.run.schedule", "mindspore.run.lifecycle", "mindspore.run.folder",    # data/sources.json
+         "mindspore.run.layout")                                                            # (tests/test_audit.py)
 STOPS = ("NPP353", "NPP365")     # what stops the job as the profiler's arguments are built (their pages)
-FACTS = ("mindspore.run.schedule", "mindspore.run.folder", "mindspore.run.layout")    # data/sources.json (tests/test_audit.py)
+# a run that ends in these states never started the collector: the action controller starts it only on entering a
+# RECORD state (tests/oracle/mindspore/records.jsonl lifecycle cases, 2.7.0-2.10.0); what each does at the end
+UNSTARTED = {S.NONE: ("wait", "nothing is collected, with no warning at the end"),
+             S.WARMUP: ("warmup", "nothing is recorded, and when the profiler stops MindSpore deletes what it "
+                                  "prepared, with a warning (\"Incorrect schedule: Stop profiler while current state "
+                                  "is WARMUP which will result in empty parsed data.\")")}
 
 
 def replay(ctx, target: Target, cwd: Optional[str], environ: Optional[Environment]) -> list:
@@ -78,13 +85,20 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: st
             verdict, why = "collects", f"steps {S.spans(recorded, 3)}"
             details.append(f"steps recorded: {S.spans(recorded)} of {bound} ({loop})")
         else:
-            why = (f"the schedule records from step {S.first_record(sched)}, but {loop}: its schedule records none "
-                   f"of them; {UNREAD}")
+            end = S.replay(sched, bound, True).exit_state
+            why = f"the schedule records from step {S.first_record(sched)}, but {loop}: "
+            if end in UNSTARTED:
+                verdict, why = "collects_nothing", why + "it ends in its {} steps: {}".format(*UNSTARTED[end])
+            else:
+                why += f"its schedule records none of them; {UNREAD}"
             details.append(f"steps recorded: none ({loop})")
     elif isinstance(sched, dict) and stepped is False:
         first = S.action(sched, 0)
-        why = (f"{var or 'the profiler'}.step() is never called, so the schedule stays at step 0 ({first}); "
-               f"{UNREAD}")
+        why = f"{var or 'the profiler'}.step() is never called, so the schedule stays at step 0 ({first}); {UNREAD}"
+        if first in UNSTARTED:
+            verdict, why = "collects_nothing", (f"{var or 'the profiler'}.step() is never called, so the profiler "
+                                                f"stays at step 0, a {UNSTARTED[first][0]} step, and never starts "
+                                                "collecting")
     elif sched is None and route == "Profiler":
         start_profile = _one(ctx, names, kws.get("start_profile"))
         if start_profile is False:

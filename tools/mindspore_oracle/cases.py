@@ -7,13 +7,15 @@ imported, where ``Profiler(**kwargs)`` runs what ``mindspore.Profiler``
 validates its keywords with: ``ProfilerParameters(**kwargs)`` (its
 ``ProfilerContext.set_params``). For ``dynamic_json`` the call is the JSON
 text of ``profiler_config.json``; for ``env`` it is the value of
-``MS_PROFILER_OPTIONS``.
+``MS_PROFILER_OPTIONS``; for ``lifecycle`` it is a JSON object: a ``schedule`` call and
+the ``steps`` a training loop runs, each followed by ``prof.step()``, between the
+profiler's start and stop.
 """
 from __future__ import annotations
 
 import json
 
-APIS = ("ProfilerParameters", "schedule", "_ExperimentalConfig", "dynamic_json", "env", "path")
+APIS = ("ProfilerParameters", "schedule", "_ExperimentalConfig", "dynamic_json", "env", "path", "lifecycle")
 
 PARAM_VALUES = {
     "profiler_level": [
@@ -85,6 +87,20 @@ SCHEDULE_EXTRA = [
     ("positional_3", "schedule(1, 2, 3)"),
     ("missing_wait", "schedule(active=1)"),
     ("skip_first_wait", "schedule(wait=1, active=1, skip_first_wait=1)"),
+]
+
+# a profiler started, stepped `steps` times and stopped (mindspore.profiler.profile's start/step/stop): the state
+# each schedule ends in (wait, warmup, in the record window, after the last repeat) and a trace saved on the way
+LIFECYCLE = [
+    ("ends_in_wait", "schedule(wait=5, active=2, repeat=1)", 3),
+    ("ends_in_warmup", "schedule(wait=1, warmup=1, active=2, repeat=1, skip_first=2)", 3),
+    ("ends_in_record", "schedule(wait=1, active=3, repeat=1)", 2),
+    ("ends_at_record_start", "schedule(wait=3, active=2, repeat=1)", 3),
+    ("saves_then_ends_in_none", "schedule(wait=1, active=2, repeat=1)", 6),
+    ("saves_then_ends_in_warmup", "schedule(wait=0, warmup=1, active=1, repeat=2)", 3),
+    ("never_stepped_wait", "schedule(wait=1, active=1)", 0),
+    ("never_stepped_warmup", "schedule(wait=0, warmup=1, active=1)", 0),
+    ("never_stepped_record", "schedule(wait=0, active=2)", 0),
 ]
 
 EXP_CALLS = [
@@ -195,6 +211,9 @@ def all_cases():
         out.append({"case": "env.%s" % cid, "api": "env", "call": json.dumps(options, sort_keys=True)})
     for cid, text in ENV_TEXTS:
         out.append({"case": "env.%s" % cid, "api": "env", "call": text})
+    for cid, call, steps in LIFECYCLE:
+        out.append({"case": "lifecycle.%s" % cid, "api": "lifecycle",
+                    "call": json.dumps({"schedule": call, "steps": steps}, sort_keys=True)})
     for cid, call in PATH_CALLS:
         out.append({"case": "path.%s" % cid, "api": "path", "call": call})
     ids = [c["case"] for c in out]

@@ -130,6 +130,8 @@ def run_case(case, sandbox):
                 out["native"] = _plain(args)
             elif api == "path":
                 out["after"] = _path_case(case["call"])
+            elif api == "lifecycle":
+                out["calls"] = _lifecycle(case["call"], names)
             elif api == "env":
                 from mindspore.profiler import profiler as stand_in
                 os.environ["MS_PROFILER_OPTIONS"] = case["call"]
@@ -153,6 +155,42 @@ def run_case(case, sandbox):
     if "after" in out:
         out["after"] = json.loads(_normalise(json.dumps(out["after"], sort_keys=True), sandbox, cwd))
     return out
+
+
+class _Interface:
+    """Stands in for ProfilerInterface (its calls start the C++ collector): the controller's calls, in order."""
+    calls = []
+
+
+for _name in ("init", "start", "stop", "finalize", "clear", "delete_dir"):
+    setattr(_Interface, _name, classmethod(lambda cls, _n=_name: cls.calls.append(_n)))
+
+
+def _lifecycle(call, names):
+    """What the real ProfilerActionController does over a run: started, stepped, stopped as
+    mindspore/profiler/profiler.py's profile does (start: NONE -> schedule(0); step n: schedule(n-1) ->
+    schedule(n); stop: the last -> None), with ProfilerInterface stood in for."""
+    import types
+    stand_in = types.ModuleType("mindspore.profiler.profiler_interface")
+    stand_in.ProfilerInterface = _Interface
+    sys.modules["mindspore.profiler.profiler_interface"] = stand_in
+    import importlib
+    controller_module = importlib.import_module("mindspore.profiler.profiler_action_controller")
+    case = json.loads(call)
+    schedule = eval(compile(case["schedule"], "<case>", "eval"), dict(names))
+    calls = _Interface.calls
+    controller = controller_module.ProfilerActionController(_Interface, lambda prof: calls.append("on_trace_ready"))
+    current = schedule(0)
+    none = type(current).NONE
+    calls.append("start: %s" % current.name)
+    controller.transit_action(none, current)
+    for step in range(1, case["steps"] + 1):
+        previous, current = current, schedule(step)
+        calls.append("step %d: %s" % (step, current.name))
+        controller.transit_action(previous, current)
+    calls.append("profiler stop")          # (the interface's own calls are its method names: init, start, stop...)
+    controller.transit_action(current, None)
+    return list(calls)
 
 
 def _path_case(call):
