@@ -531,7 +531,12 @@ class _Text:
             # not set
             word = os.path.expanduser(m.group(2))
             literal = _LITERAL_END.split(word, maxsplit=1)[0]
-            self.rooted.append((literal if literal == word else literal.rpartition("/")[0] or "/", literal == word))
+            literal, whole = literal if literal == word else literal.rpartition("/")[0] or "/", literal == word
+            held = _default_held_by(text, m)
+            if held is not None:
+                self.held.append((literal, whole, held))
+            else:
+                self.rooted.append((literal, whole))
         for m in _rooted(text):
             word = m.group()
             if not _starts_word(text, m.start()) or \
@@ -1467,6 +1472,8 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
         if named is not None and _IDENT.fullmatch(named[1]) and _starts_word(text, named[0]):
             return None                 # `X=/data`: a variable a `cd $X` may read
     start = _command_start(text, k)
+    while start and text[start - 1] in "{}" and _expansion_brace(text, start - 1):
+        start = _command_start(text, start - 1)     # (`--model_dir ${M} --data ${R}`: no operator)
     if start and text[start - 1] not in "\n`":
         line = _line_start(text, start)
         if "'" in text[line:start] or '"' in text[line:start]:
@@ -1477,6 +1484,8 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
     # (each word taken apart and looked at in C: a launch's command can run over dozens of `\\`-continued lines, and
     # every absolute path in it asks of the words before it)
     seg = text[start:k]
+    if seg.count('"') % 2 and not any(c in seg for c in "'\\`") and "$(" not in seg and "trap" not in seg:
+        seg = seg[:seg.rfind('"')]      # (`echo "logs are in ${L}"`: one word with the one at `at`, not `in`'s)
     words = list(map(str.strip, seg.split(), repeat("'\"")))
     if _in_substitution(text, start) and \
             (not words or words[0] in _PRINTING or not _PLAIN_WORD.fullmatch(words[0]) or
@@ -1495,6 +1504,17 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
         return None     # `$c /data`, `c\d /data`: a head by value (`cd`, a function) or one bash reads otherwise
         # (`$(($n / 2))`: a division in an arithmetic, no command)
     return set(words)
+
+
+def _expansion_brace(text: str, at: int) -> bool:
+    """Whether the `{` or `}` at `at` is a parameter expansion's (`${M}`), in a word: bash ends no command there."""
+    if text[at] == "{":
+        return text[at - 1:at] == "$"
+    opened = text.rfind("${", _line_start(text, at), at)
+    return opened >= 0 and _PLAIN_BRACES.fullmatch(text, opened + 2, at) is not None
+
+
+_PLAIN_BRACES = re.compile(r"[^{};&|()<>`'\"\\$\s]*")   # (what a `${...}` holds that _expansion_brace passes over)
 
 
 def _unquoted_start(text: str, line: int, at: int) -> Optional[int]:
@@ -1516,6 +1536,9 @@ def _unquoted_start(text: str, line: int, at: int) -> Optional[int]:
             quote = "" if c == '"' else quote
         elif c in "'\"":
             quote = c
+        elif c == "$" and text.startswith("{", i + 1) and text.find("}", i, at) > i and \
+                _expansion_brace(text, text.find("}", i, at)):
+            i = text.find("}", i, at)   # (`${M}`: a word's, no operator)
         elif c in ";&|(){}`":
             start = i + 1
         i += 1
@@ -3060,6 +3083,18 @@ def _held_by(text: str, at: int) -> Optional[str]:
     return named[1]
 
 
+def _default_held_by(text: str, m: "re.Match[str]") -> Optional[str]:
+    """The variable whose value a default or alternative (_DEFAULT's match, `${B:-/tmp}`, `${B+/x}`) starts, as
+    _held_by reads it (`ROOT_DIR="${BUCKET:-/tmp}/MLPerf_NCF"`): it is that value's part, and sets no variable (bash
+    5.2: `${B:=/x}` sets B, so it stays an absolute path wherever it stands)."""
+    if text[m.end(1) + (text[m.end(1)] == ":")] not in "-+":
+        return None
+    at = m.start()
+    while at and text[at - 1] in "'\"":
+        at -= 1                         # (the opening quotes: the word's start)
+    return _held_by(text, at)
+
+
 def _assigns(text: str, at: int) -> bool:
     """Whether the `name=` at `at` heads its command or is the first word after an `export` that does (the walk sets
     the variable to the value: shell/walk.Walk._export)."""
@@ -3100,13 +3135,29 @@ def _held(texts: Dict[str, _Text], functions: Set[str]) -> Dict[str, List[Tuple[
 
 
 def _only_argument(name: str, texts: Dict[str, _Text], functions: Set[str]) -> bool:
+    """Whether a variable is only ever read as a program's argument (_held), or into the value of an assignment to
+    another that is (`TEST_DIR="${ROOT_DIR}/${DATE}"`, `export LOG=$TEST_DIR/x`: as _held_by reads it), and so on."""
+    todo, seen = [name], {name}
+    while todo:
+        made = _read_as_argument(todo.pop(), texts, functions)
+        if made is None:
+            return False
+        todo += made - seen
+        seen |= made
+    return True
+
+
+def _read_as_argument(name: str, texts: Dict[str, _Text], functions: Set[str]) -> Optional[Set[str]]:
+    """The variables assigned a value that reads this one (_only_argument) where every other reading of it is a
+    program's argument and every other mention such an assignment of it; None otherwise."""
     if name in ("PWD", "HOME", "OLDPWD", "CDPATH", "BASH_SOURCE", "PYTHONPATH"):
-        return False        # (read by the walk itself; PATH is not: Walk.find joins a name to its folders alone)
+        return None         # (read by the walk itself; PATH is not: Walk.find joins a name to its folders alone)
+    made: Set[str] = set()
     n = len(name)
     for t in texts.values():
         text = t.text
         if "set -a" in text or "allexport" in text or "${!" in text:
-            return False
+            return None
         at = text.find(name)
         while at >= 0:
             end = at + n
@@ -3116,14 +3167,20 @@ def _only_argument(name: str, texts: Dict[str, _Text], functions: Set[str]) -> b
                 pass                    # (another name)
             elif before == "$" or before == "{" and text[at - 2:at] == "${":
                 if before == "{" and after != "}" and not text.startswith(("-", ":-"), end):
-                    return False        # `${x:=y}`, `${x=y}` may set it, `${x[1]}` (`${x:-y}` and `${x-y}` read it)
-                words = _program_words(text, _word_start(text, at - 1 - (before == "{")))
+                    return None         # `${x:=y}`, `${x=y}` may set it, `${x[1]}` (`${x:-y}` and `${x-y}` read it)
+                start = _word_start(text, at - 1 - (before == "{"))
+                words = _program_words(text, start)
                 if (words is None or words & functions) and not _in_own_value(text, name, at):
-                    return False        # read where it may become a directory, a script or another value
+                    while start and text[start - 1] in "'\"":
+                        start -= 1      # (the opening quotes: the word's start)
+                    into = _held_by(text, start)
+                    if into is None:
+                        return None     # read where it may become a directory, a script or another value
+                    made.add(into)      # (`T="${R}/x"`: T is asked the same)
             elif before != "{" and (after != "=" or not _assigns(text, at)):
-                return False            # `export x`, `read x`, `for x in`, `x+=`, `${#x}`: not such an assignment
+                return None             # `export x`, `read x`, `for x in`, `x+=`, `${#x}`: not such an assignment
             at = text.find(name, at + 1)
-    return True
+    return made
 
 
 _ASSIGNED_TO = re.compile(r"([A-Za-z_]\w*)\+?=")
