@@ -3122,10 +3122,10 @@ def test_a_default_held_in_values_read_only_as_arguments_is_no_directory(project
 ])
 def test_a_loop_variable_s_cut_or_extension_that_makes_no_name_is_no_computed_one(project, text, why, monkeypatch):
     """(GNMT's wmt16_en_de.sh) `${f%.*}` of `for f in ${OUTPUT_DIR}/*.de` where OUTPUT_DIR is `${1:-...}`: check's walk
-    knows no argument of the launcher, so neither f nor its cut; `bpe.${merge_ops}` of `for merge_ops in 32000`, `.${lang}`
-    of `for lang in en de`: `.32000`, `.en`, `.de`, no `.py` nor `.sh` (bash gives a loop over words written out each of
-    them: test_bash_gives_the_readings_of_defaults_and_loops). Where anything else may set the variable or the words may
-    make a name, it stays a computed name. tools/t.py takes --trace=False; test/t.py does too."""
+    knows no argument of the launcher, so neither f nor its cut; `bpe.${merge_ops}` of `for merge_ops in 32000`,
+    `.${lang}` of `for lang in en de`: `.32000`, `.en`, `.de`, no `.py` nor `.sh` (bash gives a loop over words written
+    out each of them: test_bash_gives_the_readings_of_defaults_and_loops). Where anything else may set the variable or
+    the words may make a name, it stays a computed name. tools/t.py takes --trace=False; test/t.py does too."""
     from flake8_npuprof.engine.launch_scan import why_walked
     (project / "tools" / "t.py").write_text(TRACED)
     (project / "test" / "t.py").write_text(TRACED)
@@ -3146,7 +3146,8 @@ def test_bash_gives_the_readings_of_defaults_and_loops(tmp_path):
     if not Path(bash).exists():
         pytest.skip("no bash on this machine")
     script = ('R="${B:-/x}/y"; S=${B+/z}; U=${B:+/u}; V=${B-"/v"}; echo "$R|$S|$U|$V|${B-unset}"\n'
-              'T=${C:=/w}; echo "$T|$C"\nfor l in en de; do echo $l; done; echo $l\nfor m in 32000; do echo x.$m; done\n')
+              'T=${C:=/w}; echo "$T|$C"\nfor l in en de; do echo $l; done; echo $l\n'
+              'for m in 32000; do echo x.$m; done\n')
     (tmp_path / "s.sh").write_text(script)
     out = subprocess.run([bash, str(tmp_path / "s.sh")], capture_output=True, text=True, timeout=20, env={})
     assert out.stdout == "/x/y|||/v|unset\n/w|/w\nen\nde\nde\nx.32000\n"
@@ -3158,7 +3159,8 @@ HELD_FUZZ = ["R=${B:-{root}}", 'R="${B:-{root}}/x"', "R=${B:+{root}}", "R=${B:={
              "export T=$R", "U=$T", "L=${U}/y", "cd $T", "cd $U", "cd $R", "cd $B", "python3 t.py --trace=False",
              "python3 ../t.py --d=$T", 'echo "in ${R} for $U"', "mkdir -p $L", "bash ./child.sh", "bash ./child.sh $U",
              "f() { cd $1; }", "f $T", 'eval "cd $U"', "T=$R bash ./child.sh", "R=$U", ". ./env.sh",
-             "for d in $T; do cd $d; done", "T=$(dirname $R)", "declare -n N=T", "cd $N", "export U", "trap \"cd $T\" EXIT",
+             "for d in $T; do cd $d; done", "T=$(dirname $R)", "declare -n N=T", "cd $N", "export U",
+             "trap \"cd $T\" EXIT",
              "python3 ../t.py --m ${L} --d $U |& tee ${T}/log", "bash $T/long.sh", 'echo "cd $T" | bash']
 
 
@@ -3188,7 +3190,8 @@ def test_random_launchers_of_held_defaults_and_values_made_from_them_are_as_walk
 
 # lines of random launchers around cuts and extensions of loop variables (tools/t.py and test/t.py take --trace=False)
 LOOP_FUZZ = ['O=${1:-"d"}', "O=$1", "O=../tools", "O=.", 'echo "set O and f"', "for f in ${O}/*.de; do", "done",
-             "for f in t.pyz; do", "for f in $O/t.pyz; do", "for f in ${O}/*.de ../tools/t.pyz; do", "for e in en de; do",
+             "for f in t.pyz; do", "for f in $O/t.pyz; do", "for f in ${O}/*.de ../tools/t.pyz; do",
+             "for e in en de; do",
              "for e in py; do", "for e in p; do", "for e in sh en; do", "python3 ${f%z} --trace=False",
              "python3 ${f%%z} --trace=False", "x=${f%.*}.bpe.${e}", "python3 $x --trace=False",
              "python3 ../tools/t.${e} --trace=False", "python3 t.${e}y --trace=False", "bash ./child.$e",

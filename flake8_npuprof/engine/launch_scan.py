@@ -24,7 +24,9 @@ where that is certain (why_walked says what is not):
   written, since the walk expands no pattern; a name cut short by `${x#y}` is one of the files whose name ends
   its written one; a name held in a variable is used whole), a `-m` module is named (the files it can be:
   `pkg/mod.py`, `pkg/mod/__init__.py` below the region or in a folder above it), and no extension or `-m` is computed
-  (nor joined from values: `${X}y`, `t$1`, `S+=y`, `F=-m`: checks/shell_scan.JOINED);
+  (nor joined from values: `${X}y`, `t$1`, `S+=y`, `F=-m`: checks/shell_scan.JOINED; but a cut of a loop's
+  variable the walk knows no value of, `${f%.*}`, and `.${m}` of loops over words written out that make no `.py`
+  or `.sh`: _loops_read);
   a word that starts with a variable no text sets (`${cur_path}/x.py`), or with the launcher's own arguments
   outside a function (`$3/x.py`), or with a variable the texts set only to those (`code_dir=$1`), is not known
   to the walk, which starts no script for it; one that starts with a variable the texts set only to names
@@ -36,8 +38,9 @@ where that is certain (why_walked says what is not):
   command whose output the walk does not know, `$(grep -c x /proc/cpuinfo)`: not an assignment's
   value, not on a command through which an argument becomes a directory, a script or a variable: `cd`,
   `source`, `export`, a loop, a function, a shell script run), also as the value of a variable assigned at a
-  command's head whose every reading is such an argument (`DATA_DIR=/data` ... `--data_dir=${DATA_DIR}`); a `-m`
-  module beside one is left to the walk;
+  command's head whose every reading is such an argument (`DATA_DIR=/data` ... `--data_dir=${DATA_DIR}`), or the
+  value of another such variable (`T="${DATA_DIR}/t"`), or a default or alternative that starts such a value
+  (`R="${B:-/tmp}/x"`; not `${B:=/tmp}`, which sets B); a `-m` module beside one is left to the walk;
 - the directories the walk can reach are then below the launcher's folder or above it by at most as many levels
   as the texts write `..` or `dirname` (a `..` in a value read once, none in a value no text reads, _unread; no
   value cut at a `/`, `${PWD%/*}`; not
@@ -2213,7 +2216,8 @@ def _written_loop(name: str, text: str) -> bool:
     or `sh` after a `.` (`for lang in en de`, `for merge_ops in 32000`; bash 5.2 gives each word as it is written),
     or none the walk knows."""
     lists = _loop_lists(name, text)
-    return lists is not None and all(_WRITTEN_WORD.fullmatch(w) and w[0] not in "pPsS" for words in lists for w in words)
+    return lists is not None and all(_WRITTEN_WORD.fullmatch(w) and w[0] not in "pPsS"
+                                     for words in lists for w in words)
 
 
 _WRITTEN_WORD = re.compile(r"[A-Za-z0-9_]+")
