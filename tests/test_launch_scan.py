@@ -3178,11 +3178,12 @@ def test_random_launchers_of_held_defaults_and_values_made_from_them_are_as_walk
     (project / "test" / "child.sh").write_text("cd $T\ncd $U\nbash ./long.sh\n")
     (project / "test" / "env.sh").write_text("cd $U\n")
     lines = [line.replace("{root}", str(root)) for line in HELD_FUZZ]
+    launches = [line for line in lines if line.startswith("python3")]     # (one ends each launcher)
     rnd = random.Random(int(os.environ.get("HELD_FUZZ_SEED", "67")))
     path = project / "test" / "run.sh"
     settled = 0
     for _ in range(int(os.environ.get("HELD_FUZZ_COUNT", count))):
-        text = "\n".join(rnd.choice(lines) for _ in range(rnd.randint(1, 6))) + "\n"
+        text = "\n".join(rnd.choice(lines) for _ in range(rnd.randint(1, 6))) + "\n" + rnd.choice(launches) + "\n"
         path.write_text(text)
         settled += _settled_soundly(path, text)
     assert settled >= 15
