@@ -24,7 +24,9 @@ where that is certain (why_walked says what is not):
   written, since the walk expands no pattern; a name cut short by `${x#y}` is one of the files whose name ends
   its written one; a name held in a variable is used whole), a `-m` module is named (the files it can be:
   `pkg/mod.py`, `pkg/mod/__init__.py` below the region or in a folder above it), and no extension or `-m` is computed
-  (nor joined from values: `${X}y`, `t$1`, `S+=y`, `F=-m`: checks/shell_scan.JOINED);
+  (nor joined from values: `${X}y`, `t$1`, `S+=y`, `F=-m`: checks/shell_scan.JOINED; but a cut of a loop's
+  variable the walk knows no value of, `${f%.*}`, and `.${m}` of loops over words written out that make no `.py`
+  or `.sh`: _loops_read);
   a word that starts with a variable no text sets (`${cur_path}/x.py`), or with the launcher's own arguments
   outside a function (`$3/x.py`), or with a variable the texts set only to those (`code_dir=$1`), is not known
   to the walk, which starts no script for it; one that starts with a variable the texts set only to names
@@ -36,8 +38,9 @@ where that is certain (why_walked says what is not):
   command whose output the walk does not know, `$(grep -c x /proc/cpuinfo)`: not an assignment's
   value, not on a command through which an argument becomes a directory, a script or a variable: `cd`,
   `source`, `export`, a loop, a function, a shell script run), also as the value of a variable assigned at a
-  command's head whose every reading is such an argument (`DATA_DIR=/data` ... `--data_dir=${DATA_DIR}`); a `-m`
-  module beside one is left to the walk;
+  command's head whose every reading is such an argument (`DATA_DIR=/data` ... `--data_dir=${DATA_DIR}`), or the
+  value of another such variable (`T="${DATA_DIR}/t"`), or a default or alternative that starts such a value
+  (`R="${B:-/tmp}/x"`; not `${B:=/tmp}`, which sets B); a `-m` module beside one is left to the walk;
 - the directories the walk can reach are then below the launcher's folder or above it by at most as many levels
   as the texts write `..` or `dirname` (a `..` in a value read once, none in a value no text reads, _unread; no
   value cut at a `/`, `${PWD%/*}`; not
@@ -416,6 +419,7 @@ class _Text:
         # where the names a head by value may source are, with the head (a variable's name, or None; quoted)
         self._by_value_at: Dict[int, Tuple[Optional["re.Match[str]"], bool]] = {}
         self.option_heads: Set[str] = set()         # the first words of the commands whose `source` was left out
+        self.looped = ""                            # the computed name _loops_read read otherwise (_as_walked)
         self._widest: Optional[int] = None
         self._walked: Dict[int, Optional[Tuple[int, int, int]]] = {}
         self._functions: List[Tuple[str, int]] = []     # (name, where it is written) of each body, in `bodies` order
@@ -531,7 +535,12 @@ class _Text:
             # not set
             word = os.path.expanduser(m.group(2))
             literal = _LITERAL_END.split(word, maxsplit=1)[0]
-            self.rooted.append((literal if literal == word else literal.rpartition("/")[0] or "/", literal == word))
+            literal, whole = literal if literal == word else literal.rpartition("/")[0] or "/", literal == word
+            held = _default_held_by(text, m)
+            if held is not None:
+                self.held.append((literal, whole, held))
+            else:
+                self.rooted.append((literal, whole))
         for m in _rooted(text):
             word = m.group()
             if not _starts_word(text, m.start()) or \
@@ -1467,6 +1476,8 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
         if named is not None and _IDENT.fullmatch(named[1]) and _starts_word(text, named[0]):
             return None                 # `X=/data`: a variable a `cd $X` may read
     start = _command_start(text, k)
+    while start and text[start - 1] in "{}" and _expansion_brace(text, start - 1):
+        start = _command_start(text, start - 1)     # (`--model_dir ${M} --data ${R}`: no operator)
     if start and text[start - 1] not in "\n`":
         line = _line_start(text, start)
         if "'" in text[line:start] or '"' in text[line:start]:
@@ -1477,6 +1488,8 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
     # (each word taken apart and looked at in C: a launch's command can run over dozens of `\\`-continued lines, and
     # every absolute path in it asks of the words before it)
     seg = text[start:k]
+    if seg.count('"') % 2 and not any(c in seg for c in "'\\`") and "$(" not in seg and "trap" not in seg:
+        seg = seg[:seg.rfind('"')]      # (`echo "logs are in ${L}"`: one word with the one at `at`, not `in`'s)
     words = list(map(str.strip, seg.split(), repeat("'\"")))
     if _in_substitution(text, start) and \
             (not words or words[0] in _PRINTING or not _PLAIN_WORD.fullmatch(words[0]) or
@@ -1495,6 +1508,17 @@ def _program_words(text: str, at: int) -> Optional[Set[str]]:
         return None     # `$c /data`, `c\d /data`: a head by value (`cd`, a function) or one bash reads otherwise
         # (`$(($n / 2))`: a division in an arithmetic, no command)
     return set(words)
+
+
+def _expansion_brace(text: str, at: int) -> bool:
+    """Whether the `{` or `}` at `at` is a parameter expansion's (`${M}`), in a word: bash ends no command there."""
+    if text[at] == "{":
+        return text[at - 1:at] == "$"
+    opened = text.rfind("${", _line_start(text, at), at)
+    return opened >= 0 and _PLAIN_BRACES.fullmatch(text, opened + 2, at) is not None
+
+
+_PLAIN_BRACES = re.compile(r"[^{};&|()<>`'\"\\$\s]*")   # (what a `${...}` holds that _expansion_brace passes over)
 
 
 def _unquoted_start(text: str, line: int, at: int) -> Optional[int]:
@@ -1516,6 +1540,9 @@ def _unquoted_start(text: str, line: int, at: int) -> Optional[int]:
             quote = "" if c == '"' else quote
         elif c in "'\"":
             quote = c
+        elif c == "$" and text.startswith("{", i + 1) and text.find("}", i, at) > i and \
+                _expansion_brace(text, text.find("}", i, at)):
+            i = text.find("}", i, at)   # (`${M}`: a word's, no operator)
         elif c in ";&|(){}`":
             start = i + 1
         i += 1
@@ -2000,6 +2027,8 @@ def why_walked(text: str, path: str) -> str:
             break
         levels = need
         region = _up(home, levels)
+    if texts[launcher].looped and _same_shell(texts, launcher, edges) != {launcher}:
+        return texts[launcher].looped       # (a file it sources may set a loop's variable: _loops_read)
     for t in texts.values():
         if t.links and os.path.realpath(t.path) != t.path:
             return "`readlink -f`/`realpath` of a linked file"
@@ -2099,24 +2128,120 @@ def _as_walked(t: _Text) -> Optional[_Text]:
     launcher without arguments, shell_launches: the walk knows neither, and starts no script for a word of them),
     and `python3 train.py\\`, newline, `--x=1`, read as `python3 train_py--x=1` (bash runs python with the one word
     `train.py--x=1`, which the walk starts as no script, shell/launches._script wanting a `.py` end: read as it is,
-    the scan takes train.py for a script it may start; `_py`, a word that is none either). None where the text so
-    read is still not followed, or where it names a file to run or source (where `$1` is that file's caller's: the
-    launcher itself may be one), defines a function (whose `$1` is its call's), has a here-document or a single quote
-    before such a place (where its text may be written out)."""
+    the scan takes train.py for a script it may start; `_py`, a word that is none either); and the readings of loop
+    variables of _loops_read. None where the text so read is still not followed, or where it names a file to run or
+    source (where `$1` is that file's caller's: the launcher itself may be one), defines a function (whose `$1` is its
+    call's), has a here-document or a single quote before such a place of `$1` (where its text may be written out)."""
     text = t.text
     if "<<" in text:
         return None
     places = list(re.compile(_OWN_ARGUMENT).finditer(text)) if "${" in text else []
     joined = _joined(text) if "\\\n-" in text else []
     places += joined
-    if not places or "'" in text[:max(m.start() for m in places)]:
+    if places and "'" in text[:max(m.start() for m in places)]:
         return None
     read = text
     for m in reversed(joined):              # (`python3 t.py\\`, newline, `--x`: `python3 t_py--x`)
         read = read[:m.end() - 5] + "_py" + read[m.end():]
-    read = re.compile(_OWN_ARGUMENT).sub(r"${\1}", read)
+    read = re.compile(_OWN_ARGUMENT).sub(r"${\1}", read) if places else read
+    read, looped = _loops_read(read)
+    if not places and not looped:
+        return None
     made = _Text(t.path, read)
-    return None if made.why or made.shells or made.defined else made
+    if made.why or made.shells and places or made.defined:
+        return None
+    plain = read.replace('"', "").replace("'", "").replace("\\", "")
+    if looped and (_sets_unnamed(plain) or not all(ok(name, read) for name, ok in looped)):
+        return None
+    made.looped = t.why if looped else ""     # (why_walked: no file it follows may be sourced)
+    return made
+
+
+# a cut from the end of a variable's value, its pattern written out (`${f%.*}`), and an extension made of a variable
+# after a name written out (`bpe.${m}`, `x.$m`; not `..$m`, whose `..` may go up)
+_VALUE_CUT = r"""\$\{([A-Za-z_]\w*)%%?[^{}$`'"\\\n]*\}"""
+_VALUE_EXTENSION = r"""(?<=[\w}])\.\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))"""
+# `for NAME in WORDS` after the name: the words to the `;` or line break, none a quote, `\\`, substitution or operator
+_FOR_WORDS = r"""[ \t]+in[ \t]+([^;\n'"`\\()<>|&]*?)[ \t]*(?:;|\n)"""
+# a launcher's own argument at a value's start (`O=${1:-"data/x"}`, `O="$1"`): check's walk knows none (shell/expand)
+_OWN_VALUE = r"""=("?)\$(?:\d|\{\d)"""
+
+
+def _loops_read(text: str) -> Tuple[str, List[Tuple[str, Callable[[str, str], bool]]]]:
+    """(GNMT's wmt16_en_de.sh) The text with each cut of a variable read as its value whole (`${f%.*}` as `${f}`), and
+    each extension of one as a word's part (`bpe.${m}` as `bpe_${m}`), and the questions (name, _unknown_loop or
+    _written_loop) whose answers must hold of the text so read for it to be what check's walk reads: where the walk
+    knows no value of f, its cut is none either (shell/expand.Expander._parameter), and where m holds only words that
+    make no extension `.py` or `.sh`, `.${m}` is no script's name (_as_walked asks the rest)."""
+    looped: Dict[str, Callable[[str, str], bool]] = {}
+    if "%" in text and "${" in text:
+        def cut(m: "re.Match[str]") -> str:
+            looped[m.group(1)] = _unknown_loop
+            return "${%s}" % m.group(1)
+        text = re.compile(_VALUE_CUT).sub(cut, text)
+
+    def extension(m: "re.Match[str]") -> str:
+        looped.setdefault(m.group(1) or m.group(2), _written_loop)
+        return "_" + m.group()[1:]
+    text = re.compile(_VALUE_EXTENSION).sub(extension, text) if ".$" in text else text
+    return text, list(looped.items())
+
+
+_LOOP_UNREAD = frozenset(("PWD", "OLDPWD", "HOME", "IFS", "PATH", "CDPATH", "BASH_SOURCE"))    # (the walk's own)
+
+
+def _loop_lists(name: str, text: str) -> Optional[List[List[str]]]:
+    """The words of each `for NAME in WORDS` loop of a text that names no function and runs or sources no file, where
+    every other mention of the name sets none (_sets_none: `echo "m=${m}"`) and nothing else may set it (`${m:=x}`,
+    `${m[0]}`: _braced_other; a name not written out, _sets_unnamed, _as_walked asks); None otherwise."""
+    if name in _LOOP_UNREAD or name.startswith("BASH") or _braced_other(text, name):
+        return None
+    lists = []
+    for at in _mentions(text, name):
+        head = at
+        while head and text[head - 1] in " \t":
+            head -= 1
+        if head < at and head >= 3 and text.startswith("for", head - 3) and _loop_head(text, head - 3):
+            words = re.compile(_FOR_WORDS).match(text, at + len(name))
+            if words is None:
+                return None
+            lists.append(words.group(1).split())
+        elif not _sets_none(text, at, set()):
+            return None
+    return lists
+
+
+def _written_loop(name: str, text: str) -> bool:
+    """Whether a variable holds only words of loops over words written out, none of which starts an extension `py`
+    or `sh` after a `.` (`for lang in en de`, `for merge_ops in 32000`; bash 5.2 gives each word as it is written),
+    or none the walk knows."""
+    lists = _loop_lists(name, text)
+    return lists is not None and all(_WRITTEN_WORD.fullmatch(w) and w[0] not in "pPsS"
+                                     for words in lists for w in words)
+
+
+_WRITTEN_WORD = re.compile(r"[A-Za-z0-9_]+")
+
+
+def _unknown_loop(name: str, text: str) -> bool:
+    """Whether the walk knows no value of a variable set only by loops over words each of which holds a variable the
+    walk knows no value of (`for f in ${OUTPUT_DIR}/*.de`, OUTPUT_DIR=${1:-...}): of the launcher's own argument, or
+    never set (_unknown_value)."""
+    lists = _loop_lists(name, text)
+    return lists is not None and all(any(_unknown_value(m.group(1) or m.group(2), text)
+                                         for m in re.compile(_CD_PART).finditer(w)) for words in lists for w in words)
+
+
+def _unknown_value(name: str, text: str) -> bool:
+    """Whether check's walk knows no value of a variable of a launcher that names no function and runs or sources no
+    file: set only at a command's head to a value that starts with one of the launcher's own arguments (_OWN_VALUE),
+    or never, where every other mention of it sets none (_sets_none) and no `${X:=y}` may."""
+    if name in _LOOP_UNREAD or name.startswith("BASH") or _braced_other(text, name):
+        return False
+    n = len(name)
+    return all(_sets_none(text, at, set()) or
+               text.startswith("=", at + n) and _heads(text, at) and re.compile(_OWN_VALUE).match(text, at + n)
+               for at in _mentions(text, name))
 
 
 # a line that is a `cd` to a relative folder written out (`cd utils/pyvotkit`, `cd ../../`), and what a text whose
@@ -3060,6 +3185,18 @@ def _held_by(text: str, at: int) -> Optional[str]:
     return named[1]
 
 
+def _default_held_by(text: str, m: "re.Match[str]") -> Optional[str]:
+    """The variable whose value a default or alternative (_DEFAULT's match, `${B:-/tmp}`, `${B+/x}`) starts, as
+    _held_by reads it (`ROOT_DIR="${BUCKET:-/tmp}/MLPerf_NCF"`): it is that value's part, and sets no variable (bash
+    5.2: `${B:=/x}` sets B, so it stays an absolute path wherever it stands)."""
+    if text[m.end(1) + (text[m.end(1)] == ":")] not in "-+":
+        return None
+    at = m.start()
+    while at and text[at - 1] in "'\"":
+        at -= 1                         # (the opening quotes: the word's start)
+    return _held_by(text, at)
+
+
 def _assigns(text: str, at: int) -> bool:
     """Whether the `name=` at `at` heads its command or is the first word after an `export` that does (the walk sets
     the variable to the value: shell/walk.Walk._export)."""
@@ -3100,13 +3237,29 @@ def _held(texts: Dict[str, _Text], functions: Set[str]) -> Dict[str, List[Tuple[
 
 
 def _only_argument(name: str, texts: Dict[str, _Text], functions: Set[str]) -> bool:
+    """Whether a variable is only ever read as a program's argument (_held), or into the value of an assignment to
+    another that is (`TEST_DIR="${ROOT_DIR}/${DATE}"`, `export LOG=$TEST_DIR/x`: as _held_by reads it), and so on."""
+    todo, seen = [name], {name}
+    while todo:
+        made = _read_as_argument(todo.pop(), texts, functions)
+        if made is None:
+            return False
+        todo += made - seen
+        seen |= made
+    return True
+
+
+def _read_as_argument(name: str, texts: Dict[str, _Text], functions: Set[str]) -> Optional[Set[str]]:
+    """The variables assigned a value that reads this one (_only_argument) where every other reading of it is a
+    program's argument and every other mention such an assignment of it; None otherwise."""
     if name in ("PWD", "HOME", "OLDPWD", "CDPATH", "BASH_SOURCE", "PYTHONPATH"):
-        return False        # (read by the walk itself; PATH is not: Walk.find joins a name to its folders alone)
+        return None         # (read by the walk itself; PATH is not: Walk.find joins a name to its folders alone)
+    made: Set[str] = set()
     n = len(name)
     for t in texts.values():
         text = t.text
         if "set -a" in text or "allexport" in text or "${!" in text:
-            return False
+            return None
         at = text.find(name)
         while at >= 0:
             end = at + n
@@ -3116,14 +3269,20 @@ def _only_argument(name: str, texts: Dict[str, _Text], functions: Set[str]) -> b
                 pass                    # (another name)
             elif before == "$" or before == "{" and text[at - 2:at] == "${":
                 if before == "{" and after != "}" and not text.startswith(("-", ":-"), end):
-                    return False        # `${x:=y}`, `${x=y}` may set it, `${x[1]}` (`${x:-y}` and `${x-y}` read it)
-                words = _program_words(text, _word_start(text, at - 1 - (before == "{")))
+                    return None         # `${x:=y}`, `${x=y}` may set it, `${x[1]}` (`${x:-y}` and `${x-y}` read it)
+                start = _word_start(text, at - 1 - (before == "{"))
+                words = _program_words(text, start)
                 if (words is None or words & functions) and not _in_own_value(text, name, at):
-                    return False        # read where it may become a directory, a script or another value
+                    while start and text[start - 1] in "'\"":
+                        start -= 1      # (the opening quotes: the word's start)
+                    into = _held_by(text, start)
+                    if into is None:
+                        return None     # read where it may become a directory, a script or another value
+                    made.add(into)      # (`T="${R}/x"`: T is asked the same)
             elif before != "{" and (after != "=" or not _assigns(text, at)):
-                return False            # `export x`, `read x`, `for x in`, `x+=`, `${#x}`: not such an assignment
+                return None             # `export x`, `read x`, `for x in`, `x+=`, `${#x}`: not such an assignment
             at = text.find(name, at + 1)
-    return True
+    return made
 
 
 _ASSIGNED_TO = re.compile(r"([A-Za-z_]\w*)\+?=")
