@@ -1754,6 +1754,7 @@ _LONG_LINE = 1024       # (the longest line of the zoos' 4,110 launchers: 2,202 
 # (each head sign of a searched line may read on to the line's end: a line of 330 `{a=` took 7 ms, 256 KiB of them
 # 2 s; the most any of the zoos' and p130's 4,731 launchers asks, line length times its signs summed, is 47,758)
 _SIGNS = "{!(|&;`"
+_SIGN_BYTES = _SIGNS.encode()
 _SIGN_WORK = 2_000_000
 
 
@@ -1821,11 +1822,14 @@ def _search_lines(fresh: List[str], work: Dict[str, int], heads: Dict[str, Tuple
     search = _BY_VALUE_SIGN.search
     lines: List[Tuple[int, int]] = []       # (start, end) of each line searched
     kept: Dict[int, int] = {}               # the work of each, by its start
+    # (the signs counted at once in a line, as _Text's stretches count their ends: seven counts a line cost 3.7M over the
+    # 158 texts p130's launchers scan)
+    data = text.encode("ascii", "replace")
     for start in _lines_by_value(text):     # (a match holds no line break but its head's: it is in its line)
         end = text.find("\n", start + 1)
         end = len(text) if end < 0 else end
         lines.append((start, end))
-        kept[start] = (end - start) * sum(text.count(c, start, end) for c in _SIGNS)
+        kept[start] = (end - start) * (end - start - len(data[start:end].translate(None, _SIGN_BYTES)))
     if sum(kept.values()) > _SIGN_WORK:
         return False
     out: List[int] = []
@@ -1898,15 +1902,17 @@ def _lines_by_value(text: str) -> List[int]:
     for pattern in _BY_VALUE_ENDS:
         start = end = -1                # the line of the last end found (its matches are in order)
         equals: Optional[int] = None    # its first `=` (-1: none), looked for once
-        for m in pattern.finditer(text):
+        m = pattern.search(text)
+        while m:
             z = m.start() - (text[m.start() - 1] == '"')
             if z > end:
                 start = text.rfind("\n", 0, z)
                 end = text.find("\n", z)
                 end = len(text) if end < 0 else end
                 equals = None
-            elif start in starts:
-                continue                # (its line is searched already)
+            if start in starts:         # (its line is given already: its other ends passed over, searched on from its
+                m = pattern.search(text, end)   # end; each looked at cost about 8,000 instructions)
+                continue
             b = z - 1
             while text[b] in " \t":
                 b -= 1
@@ -1914,8 +1920,10 @@ def _lines_by_value(text: str) -> List[int]:
                 if equals is None:
                     equals = text.find("=", start, end)
                 if not 0 <= equals < z and not text[max(0, b - 6):b + 1].endswith(_HEAD_WORDS):
+                    m = pattern.search(text, m.end())
                     continue
             starts.add(start)
+            m = pattern.search(text, end)
     return sorted(starts)
 
 
