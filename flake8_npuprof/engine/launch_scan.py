@@ -1798,8 +1798,8 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
         fresh = distinct
     if fresh and not _search_lines(sorted(fresh), work, heads):
         return None
-    if sum(map(work.__getitem__, lines)) > _SIGN_WORK:
-        return None
+    if len(text) * (len(text) + 1) > _SIGN_WORK and sum(map(work.__getitem__, lines)) > _SIGN_WORK:
+        return None     # (a line's work, its length and break times its signs, is at most that: summed only past it)
     if not heads.keys().isdisjoint(distinct):
         # (where each line starts, less one: its line break, one put before the text; the lines with heads picked in C,
         # a loop over every line cost about 250 instructions a line)
