@@ -299,15 +299,16 @@ def _unfollowed(text: str) -> str:
 
 
 def _lines(text: str) -> List[str]:
-    """The text split at its line breaks, kept for the text last asked (_unfollowed's, then _heads_by_value's: each split
-    cost about 20 instructions a character). The list is shared: not to be changed."""
+    """The text split at its line breaks, kept for the text last asked (_unfollowed's, then _heads_by_value's: each
+    split cost about 20 instructions a character). The list is shared: not to be changed."""
     kept = _split[0]
     if kept[0] is not text:
         kept = _split[0] = (text, text.split("\n"))
     return kept[1]
 
 
-_split: List[Tuple[Optional[str], List[str]]] = [(None, [])]   # (the text last split, its lines): one slot, swapped whole
+# (the text last split, its lines): one slot, swapped whole (the server's threads scan too)
+_split: List[Tuple[Optional[str], List[str]]] = [(None, [])]
 
 
 def _first_computed(text: str, searches) -> Optional[Tuple[int, int, str]]:
@@ -1822,8 +1823,8 @@ def _search_lines(fresh: List[str], work: Dict[str, int], heads: Dict[str, Tuple
     search = _BY_VALUE_SIGN.search
     lines: List[Tuple[int, int]] = []       # (start, end) of each line searched
     kept: Dict[int, int] = {}               # the work of each, by its start
-    # (the signs counted at once in a line, as _Text's stretches count their ends: seven counts a line cost 3.7M over the
-    # 158 texts p130's launchers scan)
+    # (the signs counted at once in a line, as _Text's stretches count their ends: seven counts a line cost 3.7M over
+    # the 158 texts p130's launchers scan)
     data = text.encode("ascii", "replace")
     for start in _lines_by_value(text):     # (a match holds no line break but its head's: it is in its line)
         end = text.find("\n", start + 1)
