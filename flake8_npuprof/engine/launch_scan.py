@@ -71,7 +71,7 @@ import copy
 import os
 import re
 import stat
-from itertools import accumulate, chain, compress, count, repeat
+from itertools import accumulate, chain, compress, count, filterfalse, islice, repeat
 from operator import add, contains
 from types import ModuleType
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
@@ -266,7 +266,7 @@ _WRITTEN = re.compile(r"\\[^\w]|[^\\\[\](){}.?*+|^$]")
 def _computed(text: str, lines: Optional[List[str]] = None) -> Optional[str]:
     """The first of _COMPUTED's in the text (`set --` only where a word starts), or None (lines: the text's split)."""
     lines = text.split("\n") if lines is None else lines
-    fresh = [line for line in lines[1:] if line not in _clean]
+    fresh = list(filterfalse(_clean.__contains__, islice(lines, 1, None)))     # (asked in C)
     local = text if len(fresh) == len(lines) - 1 else "\n".join([lines[0], *fresh])
     found = _first_computed(local, _IN_LINES)
     if found is None:                   # (none in the text's lines: none in the lines known clean either)
@@ -283,7 +283,7 @@ def _computed(text: str, lines: Optional[List[str]] = None) -> Optional[str]:
 def _unfollowed(text: str) -> str:
     """Why the scan cannot follow a text (without its comment lines) for what it reads in it alone, before any other
     question ("": it can): a line over the bound, a computed name, a path cut by a pattern."""
-    lines = text.split("\n")          # (_computed's too)
+    lines = _lines(text)                # (_computed's too)
     if len(text) > _LONG_LINE and max(map(len, lines)) > _LONG_LINE:
         # (the questions of a word below read its command back to its start: on one line of 20,000 `. ` that took
         # 2.8 s, as the square of the line; the zoos' 4,110 launchers hold two lines over the bound, 2,202 each)
@@ -299,6 +299,19 @@ def _unfollowed(text: str) -> str:
         if brace >= 0 and _CUT_NAME.fullmatch(text, brace, cut.start()):     # (not `date +%Y%m%d-%H`)
             return f"a path cut by a pattern ({text[brace:cut.end()]})"
     return ""
+
+
+def _lines(text: str) -> List[str]:
+    """The text split at its line breaks, kept for the text last asked (_unfollowed's, then _heads_by_value's: each
+    split cost about 20 instructions a character). The list is shared: not to be changed."""
+    kept = _split[0]
+    if kept[0] is not text:
+        kept = _split[0] = (text, text.split("\n"))
+    return kept[1]
+
+
+# (the text last split, its lines): one slot, swapped whole (the server's threads scan too)
+_split: List[Tuple[Optional[str], List[str]]] = [(None, [])]
 
 
 def _first_computed(text: str, searches) -> Optional[Tuple[int, int, str]]:
@@ -657,7 +670,7 @@ class _Text:
             # (the token's ends by a match each way, the text reversed for its start: loops in Python went a
             # character at a time)
             if not back:
-                back = text[::-1]
+                back = _reversed(text)      # (kept: the text's `.py` and `.sh` words reversed it already)
             start = len(text) - _run_end(_TOKEN_BACK, back, len(text) - m.start())
             end = _run_end(_TOKEN_BACK, text, m.end())
             head = _first_word(text, start)
@@ -1769,6 +1782,7 @@ _LONG_LINE = 1024       # (the longest line of the zoos' 4,110 launchers: 2,202 
 # (each head sign of a searched line may read on to the line's end: a line of 330 `{a=` took 7 ms, 256 KiB of them
 # 2 s; the most any of the zoos' and p130's 4,731 launchers asks, line length times its signs summed, is 47,758)
 _SIGNS = "{!(|&;`"
+_SIGN_BYTES = _SIGNS.encode()
 _SIGN_WORK = 2_000_000
 
 
@@ -1784,7 +1798,7 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
     joins tests, not commands), or a backtick after a `)` that closes no `$(` (a case pattern's: `` x)`echo $c`;; ``,
     whose output the walk runs); None where a line is over _LONG_LINE, or the lines searched hold more than
     _SIGN_WORK of length times head signs (not known). first: the first alone (the callers ask whether there is one)."""
-    lines = text.split("\n")
+    lines = _lines(text)
     if len(text) > _LONG_LINE and max(map(len, lines)) > _LONG_LINE:
         return None     # (a `{` or `!` head inside a value reads on to the line's end again: time as its square)
     out: List[int] = []
@@ -1812,15 +1826,14 @@ def _heads_by_value(text: str, first: bool = False) -> Optional[List[int]]:
         fresh = distinct
     if fresh and not _search_lines(sorted(fresh), work, heads):
         return None
-    if sum(map(work.__getitem__, lines)) > _SIGN_WORK:
-        return None
+    if len(text) * (len(text) + 1) > _SIGN_WORK and sum(map(work.__getitem__, lines)) > _SIGN_WORK:
+        return None     # (a line's work, its length and break times its signs, is at most that: summed only past it)
     if not heads.keys().isdisjoint(distinct):
-        at = 0                          # (where each line starts, less one: its line break, one put before the text)
-        for line in lines:
-            found = heads.get(line)
-            if found:
-                out.extend(at + h for h in found)
-            at += len(line) + 1
+        # (where each line starts, less one: its line break, one put before the text; the lines with heads picked in C,
+        # a loop over every line cost about 250 instructions a line)
+        starts = map(add, accumulate(map(len, lines), initial=0), count())
+        for at, line in compress(zip(starts, lines), map(heads.__contains__, lines)):
+            out.extend(at + h for h in heads[line])
     return sorted(set(out))[:1] if first else sorted(set(out))
 
 
@@ -1837,11 +1850,14 @@ def _search_lines(fresh: List[str], work: Dict[str, int], heads: Dict[str, Tuple
     search = _BY_VALUE_SIGN.search
     lines: List[Tuple[int, int]] = []       # (start, end) of each line searched
     kept: Dict[int, int] = {}               # the work of each, by its start
+    # (the signs counted at once in a line, as _Text's stretches count their ends: seven counts a line cost 3.7M over
+    # the 158 texts p130's launchers scan)
+    data = text.encode("ascii", "replace")
     for start in _lines_by_value(text):     # (a match holds no line break but its head's: it is in its line)
         end = text.find("\n", start + 1)
         end = len(text) if end < 0 else end
         lines.append((start, end))
-        kept[start] = (end - start) * sum(text.count(c, start, end) for c in _SIGNS)
+        kept[start] = (end - start) * (end - start - len(data[start:end].translate(None, _SIGN_BYTES)))
     if sum(kept.values()) > _SIGN_WORK:
         return False
     out: List[int] = []
@@ -1914,15 +1930,17 @@ def _lines_by_value(text: str) -> List[int]:
     for pattern in _BY_VALUE_ENDS:
         start = end = -1                # the line of the last end found (its matches are in order)
         equals: Optional[int] = None    # its first `=` (-1: none), looked for once
-        for m in pattern.finditer(text):
+        m = pattern.search(text)
+        while m:
             z = m.start() - (text[m.start() - 1] == '"')
             if z > end:
                 start = text.rfind("\n", 0, z)
                 end = text.find("\n", z)
                 end = len(text) if end < 0 else end
                 equals = None
-            elif start in starts:
-                continue                # (its line is searched already)
+            if start in starts:         # (its line is given already: its other ends passed over, searched on from its
+                m = pattern.search(text, end)   # end; each looked at cost about 8,000 instructions)
+                continue
             b = z - 1
             while text[b] in " \t":
                 b -= 1
@@ -1930,8 +1948,10 @@ def _lines_by_value(text: str) -> List[int]:
                 if equals is None:
                     equals = text.find("=", start, end)
                 if not 0 <= equals < z and not text[max(0, b - 6):b + 1].endswith(_HEAD_WORDS):
+                    m = pattern.search(text, m.end())
                     continue
             starts.add(start)
+            m = pattern.search(text, end)
     return sorted(starts)
 
 

@@ -1,0 +1,119 @@
+"""The launcher scan's line searches, written to cost less (docs/performance.md, Session s67 scanx): each answers as
+the code it replaced, whose text the tests keep."""
+
+import glob
+import os
+import random
+
+import pytest
+
+from flake8_npuprof.engine import launch_scan as S
+
+HERE = os.path.dirname(__file__)
+LAUNCHERS = sorted(glob.glob(os.path.join(HERE, "**", "*.sh"), recursive=True) +
+                   glob.glob(os.path.join(HERE, "..", "examples", "**", "*.sh"), recursive=True))
+ATOMS = ["$", "`", '"', "'", "=", " ", "\t", "\n", "\\\n", ";", "|", "&", "{", "!", "(", ")", "[[", "]]", "}", "x",
+         "a=1", "c", "$c", "${c}", "$(pwd)", "then", "do", "eval", "exec", "time", "undo", "if", "elif", " $", "\n$",
+         '"$', "=$", "x=$y", "\u00e9", "#", "echo"]
+
+
+def _lines_by_value_before(text):
+    """_lines_by_value as it was (every end looked at, by finditer)."""
+    starts = set()
+    for pattern in S._BY_VALUE_ENDS:
+        start = end = -1
+        equals = None
+        for m in pattern.finditer(text):
+            z = m.start() - (text[m.start() - 1] == '"')
+            if z > end:
+                start = text.rfind("\n", 0, z)
+                end = text.find("\n", z)
+                end = len(text) if end < 0 else end
+                equals = None
+            elif start in starts:
+                continue
+            b = z - 1
+            while text[b] in " \t":
+                b -= 1
+            if text[b] not in S._BY_VALUE_BEFORE:
+                if equals is None:
+                    equals = text.find("=", start, end)
+                if not 0 <= equals < z and not text[max(0, b - 6):b + 1].endswith(S._HEAD_WORDS):
+                    continue
+            starts.add(start)
+    return sorted(starts)
+
+
+def _heads_before(text):
+    """_heads_by_value's answer as its loop over every line gave it (a fresh search of each line)."""
+    S._by_line[0] = ({}, {})
+    lines = text.split("\n")
+    if len(text) > S._LONG_LINE and max(map(len, lines)) > S._LONG_LINE:
+        return None
+    out = []
+    k = text.find(")`")
+    if k >= 0:
+        positions, innermost = S._parens(text)
+        while k >= 0:
+            i = S.bisect.bisect_left(positions, k)
+            opened = innermost[i - 1] if i else -1
+            if opened < 1 or text[opened - 1] != "$":
+                out.append(k + 1)
+            k = text.find(")`", k + 1)
+    if "\\\n" in text:
+        text = text.replace("\\\n", "  ")
+        lines = text.split("\n")
+    work, heads = S._by_line[0]
+    if not S._search_lines(sorted(set(lines)), work, heads):
+        return None
+    if sum(map(work.__getitem__, lines)) > S._SIGN_WORK:
+        return None
+    at = 0
+    for line in lines:
+        found = heads.get(line)
+        if found:
+            out.extend(at + h for h in found)
+        at += len(line) + 1
+    for line in set(lines):     # (each line's work as its seven counts gave it)
+        signs = sum(line.count(c) for c in S._SIGNS)
+        assert work[line] == ((len(line) + 1) * signs if S._lines_by_value("\n" + line) else 0), line
+    return sorted(set(out))
+
+
+def _texts(seed, n):
+    rnd = random.Random(seed)
+    for _ in range(n):
+        yield "".join(rnd.choice(ATOMS) for _ in range(rnd.randint(1, 30)))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_lines_that_may_hold_a_head_by_value_are_those_found_before(seed):
+    for text in _texts(seed, 6000):
+        text = "\n" + text
+        assert S._lines_by_value(text) == _lines_by_value_before(text), text
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_heads_by_value_are_those_found_before_with_lines_kept_between_texts(seed):
+    S._by_line[0] = ({}, {})
+    texts = list(_texts(seed, 3000))
+    answers = [S._heads_by_value(text) for text in texts]     # (lines kept from text to text)
+    for text, answer in zip(texts, answers):
+        assert answer == _heads_before(text), text
+
+
+def test_the_scan_of_the_project_launchers_finds_what_it_found_before():
+    assert LAUNCHERS
+    for path in LAUNCHERS:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = S._uncommented(f.read())
+        assert S._lines_by_value("\n" + text) == _lines_by_value_before("\n" + text), path
+        S._by_line[0] = ({}, {})
+        assert S._heads_by_value(text) == _heads_before(text), path
+
+
+def test_a_text_split_once_is_split_again_when_another_is_asked():
+    assert S._lines("a\nb") == ["a", "b"]
+    assert S._lines("c") == ["c"]
+    assert S._unfollowed("x=1\nset -- a") == "a computed name (set --)"
+    assert S._heads_by_value("x=1\n$c a") == [4]
