@@ -288,23 +288,24 @@ def _answer(w, launch, code: Code, environ) -> Tuple[str, str]:
     backend = _backend(w, launch, environ)
     if backend:
         return "unknown", backend
-    words = [x.text for x in launch.args]
-    if any(HOLE in x for x in words):
-        return "unknown", "the words after the script are not all known here: which YAML and options " \
-                          "fsdp2_parse_args reads is not known"
+    words, paths = _paths(launch)
     cwd = launch.command.cwd[0] if len(launch.command.cwd) == 1 else None
     if cwd is None:
         return "unknown", "the YAML is opened from the folder the job runs in, not known here"
     if not words:
         return "fails", "no word follows the script: fsdp2_parse_args raises ValueError (\"No arguments provided.\")"
+    yaml = HOLE not in words[0] and words[0].endswith((".yaml", ".yml"))
+    path = os.path.join(cwd, words[0])
+    if yaml and observed.note(path)[0] != "file":       # (whatever the later words are)
+        return "unknown", (f"{words[0]} is no file (from {cwd}) when the launcher is read: fsdp2_parse_args "
+                           "opens it, which raises FileNotFoundError if it is still missing when the job starts")
+    if any(HOLE in x for x in words):
+        return "unknown", "the words after the script are not all known here: which YAML and options " \
+                          "fsdp2_parse_args reads is not known"
     config: Any = {}
     lines: Dict[Tuple[str, ...], int] = {}
     shown = ""
-    if words[0].endswith((".yaml", ".yml")):
-        path = os.path.join(cwd, words[0])
-        if observed.note(path)[0] != "file":
-            return "unknown", (f"{words[0]} is no file (from {cwd}) when the launcher is read: fsdp2_parse_args "
-                               "opens it, which raises FileNotFoundError if it is still missing when the job starts")
+    if yaml:
         if fence.outside(path):
             return "unknown", f"{words[0]} is outside the project, which --no-outside does not read"
         shown = os.path.relpath(os.path.realpath(path), os.path.realpath(cwd)).replace(os.sep, "/")
@@ -327,7 +328,47 @@ def _answer(w, launch, code: Code, environ) -> Tuple[str, str]:
         return "fails", f"argparse stops the run (exit status 2) before training: {e}"
     except Fails as e:
         return "fails", f"{e}, before training"
-    return _profile(launch, code, ns, origins, cwd, shown)
+    verdict, why = _profile(launch, code, ns, origins, cwd, shown)
+    if not paths:
+        return verdict, why
+    named = " and ".join(f"`{o}`" for o in paths)
+    if verdict == "no profiling" and not any(w.startswith("--training.prof") or "--training.profile".startswith(
+            w.split("=")[0]) for w in words if w.startswith("--")):
+        return verdict, f"{why} ({named} take{'s' if len(paths) == 1 else ''} a value not known here, which does " \
+                        "not switch profiling on)"
+    return "unknown", (f"{named} take{'s' if len(paths) == 1 else ''} a value not known here (one beginning with `-` "
+                       f"stops argparse); where {'it is a path' if len(paths) == 1 else 'they are paths'}: "
+                       f"{verdict}: {why}")
+
+
+def _paths(launch) -> Tuple[List[str], List[str]]:
+    """(the words after the script; the options given a value not known here that cannot decide profiling) where
+    each such value is one double-quoted expansion of a named variable ("${MODEL_PATH}": one word) after an option
+    taking one string (no choices, no JSON): such a word is read as "VALUE" (where no word may switch profiling on,
+    `--training.prof...` or a prefix argparse may take for `--training.profile`, such a value decides nothing: it is
+    read as a value, or stops argparse)."""
+    import re
+    from ..source.text import HOLE
+    words = [x.text for x in launch.args]
+    if not any(HOLE in x for x in words):
+        return words, []
+    single = {o[0] for o in options() if o[1] is None and o[2] == "str" and not o[3] and not o[6]}
+    try:
+        with open(launch.command.path, encoding="utf-8", errors="replace") as f:
+            source = f.read()
+    except OSError:
+        return words, []
+    out, paths = list(words), []
+    for i, word in enumerate(launch.args):
+        if HOLE not in word.text:
+            continue
+        written = source[word.start:word.end]
+        if i == 0 or words[i - 1] not in single or HOLE in words[i - 1] or \
+                not re.fullmatch(r'"[^"`$\\]*\$\{?[A-Za-z_][A-Za-z_0-9]*(:?-[^}"`$\\]*)?\}?[^"`$\\]*"', written):
+            return words, []
+        out[i] = "VALUE"
+        paths.append(words[i - 1])
+    return out, paths
 
 
 def _profile(launch, code: Code, ns: argparse.Namespace, origins: Dict[str, str], cwd: str, shown: str) \
@@ -344,10 +385,13 @@ def _profile(launch, code: Code, ns: argparse.Namespace, origins: Dict[str, str]
     built = f"{os.path.basename(TRAINER)}:{code.built}"
     on, start, end = get("profile"), get("profile_step_start"), get("profile_step_end")
     if not on:
-        where = f"`profile: true` under `training` in {shown} or " if shown else ""
+        given = origins.get("training.profile")
+        how = "give `--training.profile true` on the command line" + (" instead" if given == "" else "") + (
+            "" if given == "" or not shown else
+            f" or set `profile: true` under `training` in {shown}" if given is None else
+            f" or set `profile: true` at {given}")
         return "no profiling", (f"{said('profile')}: Trainer.__init__ builds a ProfilerManager ({built}) that builds "
-                                f"no profiler ({prof}:{code.no_rank}); to profile, set {where}`--training.profile "
-                                f"true` on the command line")
+                                f"no profiler ({prof}:{code.no_rank}); to profile, {how}")
     if start < 0:
         return "fails", (f"{said('profile_step_start')} with `profile` true: TrainingArguments.__post_init__ raises "
                          f"ValueError ({args}:{code.checks[0]}), before training")
@@ -363,10 +407,9 @@ def _profile(launch, code: Code, ns: argparse.Namespace, origins: Dict[str, str]
         who, any_rank = f"every rank ({listed})", True
     elif world is not None:
         mine = [r for r in range(world) if r in ranks]
-        who = (f"rank {mine[0]}" if len(mine) == 1 else f"ranks {_span(mine)}") + f" of the {world} ({listed}; {how})"
         any_rank = bool(mine)
-        if not mine:
-            who = f"{listed} names no rank of the {world} ({how})"
+        who = f"{listed} names no rank of the {world} ({how})" if not mine else \
+            (f"rank {mine[0]}" if len(mine) == 1 else f"ranks {_span(mine)}") + f" of the {world} ({listed}; {how})"
     elif all(r >= 0 for r in ranks) and launch.ranks > 0 and all(r < launch.ranks for r in ranks):
         mine = sorted(set(ranks))
         who = (f"{'rank' if len(mine) == 1 else 'ranks'} {_span(mine)} ({listed}; the job has at least the "
@@ -401,8 +444,10 @@ def _profile(launch, code: Code, ns: argparse.Namespace, origins: Dict[str, str]
     counted = " (0-based, counted from this run's first step: the profiler counts its own steps, also after " \
         f"training.resume_from_checkpoint {resumed})" if resumed else " (0-based)"
     if start == 0:
-        return "collects", (f"{head}; its {sched} records {span}{counted}, or until training ends before; the trace "
-                            f"is saved to {saved} ({what}) when that window ends or at stop() after the loop")
+        until, when = ("", "at stop() after the loop") if end == -1 else \
+            (", or until training ends before", "when that window ends or at stop() after the loop")
+        return "collects", (f"{head}; its {sched} records {span}{counted}{until}; the trace is saved to {saved} "
+                            f"({what}) {when}")
     steps = get("max_steps")
     if steps > 0 and steps <= start:
         return "collects nothing", (f"{head}, but its {sched} records from optimizer step {start}, and the run makes "
