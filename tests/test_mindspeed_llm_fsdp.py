@@ -318,3 +318,12 @@ def test_a_missing_yaml_is_said_whatever_the_later_words(capsys, tmp_path):
     assert line == (f"nope.yaml is no file (from {tmp_path}) when the launcher is read: fsdp2_parse_args opens it, "
                     "which raises FileNotFoundError if it is still missing when the job starts")
     assert usable.startswith("usable data: unknown")
+
+
+def test_a_redirection_is_not_a_word_of_the_script(capsys, tmp_path):
+    # (launch.args holds `2>&` and `1` for `2>&1`: read as words, `--training.profile_ranks 0 2>&1` would be
+    # refused, "invalid int value: '2>&'")
+    line, usable = _answer(capsys, tmp_path, BASE + "  profile: true\n",
+                           "cfg.yaml --training.profile_ranks 0 2>&1 | tee log")
+    assert " on rank 0 of the 4 (`training.profile_ranks: [0]` (the command line); " in line
+    assert usable == "usable data: yes"

@@ -22,7 +22,9 @@ tests/data/mindspeed_llm_fsdp_runs.py, data/sources.json mindspeed_llm_fsdp.*):
   How many optimizer steps the run makes depends on the dataset's length (training.max_steps only bounds it).
 
 Only code whose parts have the digests read (SHAPES, every string kept) is answered for; the answer then says what is
-not known, never leaving the launch to a guess. mindspeed_llm/__init__.py imports the Megatron adaptor unless
+not known, never leaving the launch to a guess. Not followed: the other sections' __post_init__ checks and
+_validate_cross_args (their refusals stop the run before training, as a model that does not load does): an answer
+that profiling runs holds where the run gets to training. mindspeed_llm/__init__.py imports the Megatron adaptor unless
 TRAINING_BACKEND is set to something other than mcore (examples/fsdp2/env_config.sh exports mindspeed_fsdp): such a
 launch is not followed.
 """
@@ -342,14 +344,16 @@ def _answer(w, launch, code: Code, environ) -> Tuple[str, str]:
 
 
 def _paths(launch) -> Tuple[List[str], List[str]]:
-    """(the words after the script; the options given a value not known here that cannot decide profiling) where
-    each such value is one double-quoted expansion of a named variable ("${MODEL_PATH}": one word) after an option
-    taking one string (no choices, no JSON): such a word is read as "VALUE" (where no word may switch profiling on,
-    `--training.prof...` or a prefix argparse may take for `--training.profile`, such a value decides nothing: it is
-    read as a value, or stops argparse)."""
+    """(the words after the script, redirections left out; the options given a value not known here that cannot
+    decide profiling) where each such value is one double-quoted expansion of a named variable ("${MODEL_PATH}": one
+    word) after an option taking one string (no choices, no JSON): such a word is read as "VALUE" (where no word may
+    switch profiling on, `--training.prof...` or a prefix argparse may take for `--training.profile`, such a value
+    decides nothing: it is read as a value, or stops argparse)."""
     import re
+    from ..shell.parse import without_redirections
     from ..source.text import HOLE
-    words = [x.text for x in launch.args]
+    args = list(without_redirections(launch.args))      # (`2>&1` is bash's, not the script's)
+    words = [x.text for x in args]
     if not any(HOLE in x for x in words):
         return words, []
     single = {o[0] for o in options() if o[1] is None and o[2] == "str" and not o[3] and not o[6]}
@@ -359,7 +363,7 @@ def _paths(launch) -> Tuple[List[str], List[str]]:
     except OSError:
         return words, []
     out, paths = list(words), []
-    for i, word in enumerate(launch.args):
+    for i, word in enumerate(args):
         if HOLE not in word.text:
             continue
         written = source[word.start:word.end]
