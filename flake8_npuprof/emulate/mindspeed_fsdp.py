@@ -195,10 +195,9 @@ def _kind_ok(value: Any, default: Any) -> bool:
     return isinstance(value, list) and all(type(r) is int for r in value)
 
 
-def read_config(path: str, shown: str) -> Tuple[Dict[Tuple[str, ...], Any], Dict[Tuple[str, ...], int], dict,
-                                               Tuple[str, ...]]:
-    """(tools.profile's values, each with its default where the YAML has none; the line of each key the YAML has;
-    its `training` mapping; its top keys that are not mappings) as ConfigManager and pydantic make them."""
+def load_yaml(path: str, shown: str, reader: str, then: str) -> Tuple[Any, Any]:
+    """(the document as yaml.safe_load makes it, its node tree) of a YAML the trainer's `reader` opens as UTF-8;
+    Fails where that fails (`then`: what the trainer does with PyYAML's error), NotKnown where it cannot be read."""
     import yaml
     from ..source import fence
     try:
@@ -209,13 +208,19 @@ def read_config(path: str, shown: str) -> Tuple[Dict[Tuple[str, ...], Any], Dict
         raise NotKnown(f"{shown} cannot be read ({e.strerror})")
     try:
         text = data.decode("utf-8")
-        doc = yaml.safe_load(text)
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        return yaml.safe_load(text), yaml.compose(text, Loader=yaml.SafeLoader)
     except UnicodeDecodeError:
-        raise Fails(f"{shown} is not UTF-8, which ConfigManager opens it as")
+        raise Fails(f"{shown} is not UTF-8, which {reader} opens it as")
     except (yaml.YAMLError, RecursionError, ValueError, TypeError) as e:
-        raise Fails(f"{shown} is not valid YAML ({str(e).splitlines()[0] if str(e) else type(e).__name__}), so "
-                    "ConfigManager raises ConfigValidationError (\"YAML parsing failed\")")
+        raise Fails(f"{shown} is not valid YAML ({str(e).splitlines()[0] if str(e) else type(e).__name__}){then}")
+
+
+def read_config(path: str, shown: str) -> Tuple[Dict[Tuple[str, ...], Any], Dict[Tuple[str, ...], int], dict,
+                                               Tuple[str, ...]]:
+    """(tools.profile's values, each with its default where the YAML has none; the line of each key the YAML has;
+    its `training` mapping; its top keys that are not mappings) as ConfigManager and pydantic make them."""
+    doc, node = load_yaml(path, shown, "ConfigManager", ", so ConfigManager raises ConfigValidationError (\"YAML "
+                          "parsing failed\")")
     doc = doc or {}
     if not isinstance(doc, dict):
         raise NotKnown(f"{shown} holds a {type(doc).__name__}, not a mapping: what ConfigManager makes of it is not "
