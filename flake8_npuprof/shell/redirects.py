@@ -122,7 +122,7 @@ def pairs(text: str, words) -> Tuple[Tuple[str, Word], ...]:
             target = words[k + 1]
             if target.text[:1] in ("<", ">"):
                 continue            # (`< <(cmd)`: a process substitution, split at its `<`)
-            if k + 2 < len(words) and words[k + 2].start == target.start:
+            if written is not None and k + 2 < len(words) and words[k + 2].start == target.start:
                 out.append((w.text, _ambiguous(text, *written)))     # (`L="a b"; cmd > $L`: split in two)
                 continue
             out.append((w.text, target))
