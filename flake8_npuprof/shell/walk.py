@@ -284,6 +284,11 @@ class Walk(Expander, Compounds):
         # a file walked may turn set -e off where the walk does not see it (in a branch, `time set +e`, `set $o`, `trap
         # ... DEBUG`): its stops are not said (bash 5.2 ran on after `[ -n x ] && set +e; mkdir -p d1`)
         self._e_doubt = False
+        # ... where that doubt comes from the launcher's own text alone: the offset of its first place that may turn set
+        # -e off (0: from anywhere). A compound opened before it, outside functions and evaluated loops, opens its
+        # redirections with set -e on (bash 5.2: `set -e; { set +e; cmd; } > ./nodir/a.log` stopped there)
+        self._e_doubt_at = 0
+        self._at = 0                    # the offset of the command being walked in its file
         # ... is in no compound, or only in `if` branches certainly taken, groups and subshells that set -e acts on
         # (_taken_alone)
         self._sure_e = True
@@ -391,8 +396,10 @@ class Walk(Expander, Compounds):
             self.stopped[path] = (0, 1, f"it has {len(text):,} characters, over the {MAX_BYTES:,} a launcher may have")
             return "too large"
         src = SourceText(text)
-        if not self._e_doubt and _e_may_go_off(text):
+        if (not self._e_doubt or self._e_doubt_at) and _e_may_go_off(text):
             self._e_doubt = True        # (_fails_here)
+            self._e_doubt_at = _e_first(text) if path == self.launcher and not self._e_doubt_at and depth == 0 and \
+                not self._chain else 0
         if "\r\n" in text and path not in self.crlf:
             self.crlf.append(path)          # bash keeps each line's carriage return (the walk reads it as a blank)
         outer, self.current = self.current, path
@@ -424,6 +431,7 @@ class Walk(Expander, Compounds):
         # (bash 5.2); its folder as the list began, and the list's last command
         background: Optional[Tuple[int, tuple]] = None
         for k, (words, op, at) in enumerate(lexed):
+            self._at = words[0][0] if words else at
             if background is not None and k > background[0]:
                 self.dirs, self.rounds, self.lost, self.settled = background[1]
                 background = None
@@ -793,8 +801,8 @@ class Walk(Expander, Compounds):
             sure = "||" if (self._cd_sure or self._made_sure) and op == "||" else ""
             # (`true && mkdir -p d`, `false || mkdir -p d`: the builtin's status is known where it certainly runs)
             status = _STATUS.get(first) if len(words) == 1 and not negated and not conditional and not piped else None
-            if status is None and (first[:1] == "[" or first == "test") and op in ("&&", "||") and not negated and not chained and \
-                    not piped and background is None and self._decided:
+            if status is None and (first[:1] == "[" or first == "test") and op in ("&&", "||") and not negated and \
+                    not chained and not piped and background is None and self._decided:
                 # `[ $# -lt 1 ] && exit 1`, `[ -d ./data ] || exit`: a test of values the walk knows (as an `if`'s)
                 parsed = len(self.parsed)
                 status = self._test(text, words, ";")
@@ -847,8 +855,10 @@ class Walk(Expander, Compounds):
         """Where the compound just opened (blocks[-1]) begins, for its redirections, which bash opens before any
         command in it (_closing): set -e (on here) acts on its failure where it is alone (not after && or ||, negated,
         piped, in the background, a branch or a sourced file's branch) and outside other compounds."""
-        blocks[-1].opened = (self.dirs, frozenset(self.made_here or ()), alone and self.errexit and len(blocks) == 1,
-                             any(b.kind in _LOOPS for b in blocks[:-1]), piped)
+        doubt = self._e_doubt and not (self._e_doubt_at > self._at and self.current == self.launcher and
+                                       not self._calling and self._loop is None and not self._chain)
+        blocks[-1].opened = (self.dirs, frozenset(self.made_here or ()), alone and self.errexit and len(blocks) == 1 and
+                             not doubt, any(b.kind in _LOOPS for b in blocks[:-1]), piped)
 
     def _closing(self, block: Optional[_Block], text: str, spans, op: str, path: str, src) -> None:
         """Keep a compound's redirections (`} > log`, `done < list`, `) > log 2>&1`; spans: the words after its
@@ -865,7 +875,7 @@ class Walk(Expander, Compounds):
         if found:
             dirs, made, errexit, looped, piped = block.opened
             # (set -e where it is sure: not where an eval, alias or unread sourced file may have turned it off)
-            errexit = errexit and op not in ("&&", "||", "&", "|") and not self._e_doubt and not self._aliased and \
+            errexit = errexit and op not in ("&&", "||", "&", "|") and not self._aliased and \
                 not self.unread and all(a if isinstance(a, bool) else a() for a in self._acts)
             line = src.position(spans[0][0])[0]
             self.outer.append(Outer(block.first, len(self.commands), found, dirs, path, line, made, errexit,
@@ -990,7 +1000,8 @@ class Walk(Expander, Compounds):
             words = _evaluated(words, self._eval_value(text, spans[k + 1:]))
             # one the walk does not read may define a function again or turn set -e off (bash 5.2 ran on after
             # `fm() { mkdir -p d1; }; eval "fm() { true; }"; fm`, where the walk said set -e stops at fm's mkdir)
-            self._e_doubt = self._e_doubt or words[0].text == "eval" and len(words) > 1
+            if words[0].text == "eval" and len(words) > 1:
+                self._e_doubt, self._e_doubt_at = True, 0
         head = words[0].text
         if head == "shopt" and any(w.text == "lastpipe" or not w.known for w in words[1:]) and \
                 any(w.text.startswith("-") and "s" in w.text for w in words[1:]):
@@ -1485,11 +1496,13 @@ class Walk(Expander, Compounds):
                  (op != "|" or self.pipefail))
         try:
             # the child's own settings are certain inside it, even when the command that runs it is in a branch
-            self._acts.append(False)        # (its own set -e stops it: whether that stops this shell is its frame's)
+            # a new shell: its own set -e stops it wherever the caller's may not act (bash 5.2: `bash ./child.sh`, its
+            # `set -e; exec > ./nodir/a.log` stopped it there); whether that stops this shell is its frame's
+            acts, self._acts = self._acts, []
             try:
                 why = self._file(full, depth + 1, False)
             finally:
-                self._acts.pop()
+                self._acts = acts
             if not why and not self.ended:
                 self.uncalled()             # the child's own functions no call of it names, before they are gone
         finally:
@@ -2039,6 +2052,12 @@ _TRAP_BY = r"(?m)\btrap\b|\beval\b|(?:^|[;&|({]|\b(?:then|do|else|time|command|b
 # options, set or unset, kept set -e from stopping at a failing mkdir; `shopt -uo errexit` turns it off)
 _SHOPT = r"\bshopt\b"
 _SHOPT_PLAIN = r"(?m)shopt(?:[ \t]+(?:-[supq]+|[a-z_]+))*[ \t]*(?:$|[;&|)#])"
+
+
+def _e_first(text: str) -> int:
+    """Where in a file _e_may_go_off's first cause is (0 where a trap or shopt may be one: anywhere)."""
+    found = _E_OFF.search(text)
+    return 0 if found is None or "DEBUG" in text or "RETURN" in text or "shopt" in text else found.start()
 
 
 def _e_may_go_off(text: str) -> bool:
