@@ -41,9 +41,7 @@ def test_the_script_the_launcher_copies_is_emulated_where_it_runs(tmp_path):
         "emulated from that file",
         f"  runs in {tmp_path}/scripts/train: a relative `cd` from the launcher's own directory, where it is meant to be "
         "started (give --cwd for another)",
-        # (`cd ./train || exit` after `mkdir ./train`: the cd does not fail, but the walk does not weigh it)
-        "  after an `exit` in a branch or loop (run_standalone_train.sh:7): the launcher may end before it, so this "
-        "command may not run",
+        # (`cd ./train || exit` after `mkdir ./train`: the cd does not fail, the exit does not run: no "may not run")
         "  in the background (&): the launcher goes on without waiting for it"]
     assert report["launch"]["unknown"] is None
     assert report["usable"] is True

@@ -925,3 +925,19 @@ def test_an_imported_module_that_also_profiles_another_way_keeps_the_unknown_ans
         "run.sh:2: train.py has no profiling setup of its own, but prof_lib.py, which it imports, names one "
         "(line 8: `with torch.profiler.profile():`): a setup "
         "in a module it imports is not emulated here")
+
+
+def test_a_failing_launch_after_an_exit_that_may_end_the_launcher_leaves_the_answer_open(tmp_path):
+    # bash 5.2 (timeout 20, ulimit -u 200), a stub python3 printing its arguments: without ./nodata it ran launch 1 then
+    # exited (status 1), so launch 1's data is the run's; with ./nodata it ran both. The walk does not know whether
+    # ./nodata is there: the answer is not "no" (launch 2 fails) but unknown
+    launcher = ('#!/bin/bash\ncd "$(dirname "$0")"\npython3 train.py --profiling\n'
+                "if [ ! -d ./nodata ]; then exit 1; fi\n"
+                "python3 train.py --profiling --opts='{\"output\":\"/tmp/p\",\"task_trace\":\"ON\"}'\n")
+    report = _emulate(_project(tmp_path, launcher, **{"train.py": FLAGGED}))
+    assert _verdicts(report) == [(1, "collects"), (2, "fails")]
+    assert report["usable"] is None and report["answer"]["decider"] == 2
+    assert report["answer"]["why"].startswith("launch 2 of 2 at run.sh:5: ")
+    # with nothing collected before the exit, no data either way (it ends first, or launch 2 runs and fails): no
+    report = _emulate(_project(tmp_path, launcher.replace("python3 train.py --profiling\n", "", 1)))
+    assert _verdicts(report) == [(1, "fails")] and report["usable"] is False

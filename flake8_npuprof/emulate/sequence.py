@@ -1020,9 +1020,15 @@ def _answer(w: Walk, path: str, runs: List[Run], truncated: bool, target, base) 
     """The report over the sequence: the deciding launch's results, every launch, and the run's answer."""
     ran = [r for r in runs if r.verdict != "not run"]
     profiling = [r for r in ran if r.profiles]
-    certain_no = [r for r in profiling if r.verdict in ("fails", "collects nothing") and r.certain]
+    # a launch after an `exit` that may end the launcher (may_end): where it does not run, neither does any after it,
+    # so its failure is the run's answer unless a launch before it may have collected (then it is open, as a launch in a
+    # branch is)
+    ended_before = [r for r in profiling if r.launch.command.may_end and any(
+        o.index < r.index and o.verdict not in ("fails", "collects nothing") for o in profiling)]
+    certain_no = [r for r in profiling if r.verdict in ("fails", "collects nothing") and r.certain and
+                  r not in ended_before]
     open_ = [r for r in ran if r.verdict == "unknown" or
-             (r.profiles and not r.certain and r.verdict in ("fails", "collects nothing"))]
+             (r.profiles and (not r.certain or r in ended_before) and r.verdict in ("fails", "collects nothing"))]
     n = len(runs)
     label = (lambda r: f"launch {r.index} of {n} at {r.where}") if n > 1 else (lambda r: r.where)
     # bash goes on after a failure it is not told to stop at (no `set -e`, no `&&`): launches after the last

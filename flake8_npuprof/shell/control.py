@@ -5,6 +5,7 @@ para in $*`, `while [ -n "$1" ]`, `while getopts`, `case` on a known word), and 
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Dict, List, Optional, Tuple
 
@@ -145,6 +146,14 @@ class Compounds(WalkState):
             return values[0] != ""
         if len(values) == 2 and raw[0] in ("-n", "-z"):
             return (values[1] != "") == (raw[0] == "-n")
+        if len(values) == 2 and raw[0] in ("-d", "-e", "-f") and values[1]:
+            # `[ -d ./data ]`: true where the walk knows the path is there (made by a `mkdir` before, or of the tree
+            # with nothing met that may remove it); never false (the tree may lack what the run has)
+            there = bool(self.dirs) and self.rounds is None and all(
+                self._known_there(os.path.normpath(os.path.join(d, values[1])), raw[0] == "-d") or
+                raw[0] == "-e" and self._known_there(os.path.normpath(os.path.join(d, values[1])), False)
+                for d in self.dirs)
+            return True if there else None
         if len(values) != 3:
             return None
         left, how, right = values[0], raw[1], values[2]

@@ -17,7 +17,7 @@ import os
 import re
 from typing import Iterator, List, NamedTuple, Optional, Tuple
 
-from ..source.text import HOLE
+from ..source.text import HOLE, StrValue
 from ..values.launch_args import Word
 
 FACTS = ("shell.redirection_open",)     # data/sources.json (tests/test_audit.py)
@@ -104,18 +104,64 @@ def folderless() -> frozenset:
 
 def pairs(text: str, words) -> Tuple[Tuple[str, Word], ...]:
     """(operator, target) of each redirection to or from a file among a command's words: an operator is a word
-    written as one (not a quoted `">"` or an expansion's value), its target the next word."""
+    written as one (not a quoted `">"` or an expansion's value), its target the next word. A target written that
+    expands to no word (`> $L`, L empty) or to several is given as written, its origin AMBIGUOUS."""
     out = []
-    for k, w in enumerate(words[:-1]):
+    for k, w in enumerate(words):
         if ">" not in w.text and "<" not in w.text or text[w.start:w.end] != w.text:
             continue
-        target = words[k + 1]
-        if target.text[:1] in "<>":
-            continue            # (`< <(cmd)`: a process substitution, split at its `<`)
-        if re.fullmatch(_OUT, w.text) or re.fullmatch(_IN, w.text) or \
-                w.text == ">&" and not re.fullmatch(r"\d+|-", target.text):     # (not a copy: `2>&1`, `>&-`)
+        if not (re.fullmatch(_OUT, w.text) or re.fullmatch(_IN, w.text)) and k + 1 < len(words):
+            target = words[k + 1]
+            if w.text == ">&" and target.text[:1] not in ("<", ">") and not re.fullmatch(r"\d+|-", target.text):
+                out.append((w.text, target))        # (not a copy: `2>&1`, `>&-`)
+            continue
+        if not (re.fullmatch(_OUT, w.text) or re.fullmatch(_IN, w.text)):
+            continue
+        written = _written(text, w.end)
+        if k + 1 < len(words) and (written is None or words[k + 1].start == written[0]):
+            target = words[k + 1]
+            if target.text[:1] in ("<", ">"):
+                continue            # (`< <(cmd)`: a process substitution, split at its `<`)
+            if written is not None and k + 2 < len(words) and words[k + 2].start == target.start:
+                out.append((w.text, _ambiguous(text, *written)))     # (`L="a b"; cmd > $L`: split in two)
+                continue
             out.append((w.text, target))
+        elif written is not None:
+            out.append((w.text, _ambiguous(text, *written)))     # (`L=; cmd > $L 2>&1`: expanded to no word)
     return tuple(out)
+
+
+AMBIGUOUS = "ambiguous"     # StrValue.origin of a target that expands to no word or to several
+
+
+def _ambiguous(text: str, start: int, end: int) -> Word:
+    return Word(StrValue(text[start:end], [], start, end, origin=AMBIGUOUS), start, end)
+
+
+def _written(text: str, at: int) -> Optional[Tuple[int, int]]:
+    """Where the word written after an operator ending at `at` is: (start, end), its quotes read; None where none
+    is (the line or list ends) or it is a process substitution."""
+    start = at
+    while start < len(text) and text[start] in " \t":
+        start += 1
+    if start >= len(text) or text[start] in "\n;&|()<>#" or text.startswith("\\\n", start):
+        return None
+    end, quote = start, ""
+    while end < len(text):
+        c = text[end]
+        if quote:
+            if c == quote:
+                quote = ""
+            elif c == "\\" and quote == '"':
+                end += 1
+        elif c in "'\"":
+            quote = c
+        elif c == "\\":
+            end += 1
+        elif c in " \t\n;&|()<>":
+            break
+        end += 1
+    return start, min(end, len(text))
 
 
 def in_tree(folder: str) -> bool:
@@ -205,13 +251,23 @@ def _unopened(w, cmd, text: str, only: Optional[Outer] = None) -> Iterator[Unope
         if len(dirs) != 1:
             continue
         for op, target in redirections:
-            if HOLE in target.text or not target.text or target.text.startswith("/dev/") or \
-                    any(c in target.text for c in "*?[{("):
-                continue        # (a glob or brace bash may expand to a file there, a process substitution)
-            gone = _absent(target.text, dirs[0], made, re.fullmatch(_IN, op) is not None, gone_paths)
             where = f"{rel_path(path, w.root)}:{line}"
             head = cmd.words[0].text if cmd.words else ""
             name = (cmd.words[1].text if head == "exec" and len(cmd.words) > 1 else head) or "the command"
+            if (target.value.origin == AMBIGUOUS or target.text == "" and target.end > target.start) and \
+                    not looped and head != "exec":
+                # `L=; cmd > $L` (no word: bash 5.2 "$L: ambiguous redirect"), `> "$L"` (an empty name: ": No such
+                # file or directory"): status 1, cmd not started (in a loop a later round's value may differ)
+                written = target.text or text[target.start:target.end] or chr(34) * 2
+                yield Unopened(True, f"`{op} {written}` ({where}) " + (
+                    f"expands to no word or to several: bash reports \"{written}: ambiguous redirect\""
+                    if target.value.origin == AMBIGUOUS else "expands to an empty file name: bash reports \": No such "
+                                                             "file or directory\"") + f" and does not start {name}", by)
+                continue
+            if HOLE in target.text or not target.text or target.text.startswith("/dev/") or \
+                    any(c in target.text for c in "*?[{(") or target.value.origin == AMBIGUOUS:
+                continue        # (a glob or brace bash may expand to a file there, a process substitution)
+            gone = _absent(target.text, dirs[0], made, re.fullmatch(_IN, op) is not None, gone_paths)
             fails = f"bash reports \"No such file or directory\" and does not start {name}"
             if gone is None:
                 # a folder of the tree on the way that an `rm` before may remove (its words not known, under a

@@ -37,6 +37,8 @@ _new_tuple = tuple.__new__          # a Word or Run without the namedtuple's __n
 # the variable a `for` loop sets: `for i in ...`, `for ((i=0; ...))`
 _FOR_VAR = re.compile(r"for\s+([A-Za-z_]\w*)(?![\w=])|for\s*\(\(\s*([A-Za-z_]\w*)\s*=")
 _FOR_LIST = re.compile(r"[ \t]+in[ \t]+([^;\n]*)")       # (a `for NAME in` loop's list, to its `;` or line's end)
+# the commands that may remove or move a path of the tree (a function's are met as it is walked where called)
+_SHAKING = frozenset(("rm", "rmdir", "mv", "unlink", "find", "eval", "rsync", "shred"))
 _TESTS = ("if", "[", "[[", "test")     # the commands `$?` is known in (right after a command run with `&`)
 # (patterns, not compiled at import: re compiles them where a counted while first needs them)
 _UNFOLLOWED_RUN = r"(?<![\w$-])(?:source|eval|exec)\b|(?:^|[;&|\n])\s*\.\s"   # what a counted while's body may not run
@@ -243,6 +245,9 @@ class Walk(Expander, Compounds):
         self._round_open: List[_Block] = []          # the counted loops it is in, certain in them or not
         self._cd_sure = False           # the command just walked was a `cd` into a folder its round made
         self._made_sure = False         # ... a `mkdir` that certainly makes the folders it names, one a round
+        self._decided = True            # ... not in a loop walked once for all its rounds, nor a function's body
+        # an `rm`, `mv` (...) met, anywhere: a path of the tree may be gone, and is not taken as there (_known_there)
+        self._shaken = False
         self._stops = ""                # ... one that may stop the shell in a round (set -e): how, for _cut_short
         # the first `exit` (or exec) in a branch or loop of this shell met so far, "file:line": it may end the shell
         # before the commands after it (bash 5.2 stops at `if [ ! -d data/v1 ]; then exit 1; fi` without the data)
@@ -279,6 +284,11 @@ class Walk(Expander, Compounds):
         # a file walked may turn set -e off where the walk does not see it (in a branch, `time set +e`, `set $o`, `trap
         # ... DEBUG`): its stops are not said (bash 5.2 ran on after `[ -n x ] && set +e; mkdir -p d1`)
         self._e_doubt = False
+        # ... where that doubt comes from the launcher's own text alone: the offset of its first place that may turn set
+        # -e off (0: from anywhere). A compound opened before it, outside functions and evaluated loops, opens its
+        # redirections with set -e on (bash 5.2: `set -e; { set +e; cmd; } > ./nodir/a.log` stopped there)
+        self._e_doubt_at = 0
+        self._at = 0                    # the offset of the command being walked in its file
         # ... is in no compound, or only in `if` branches certainly taken, groups and subshells that set -e acts on
         # (_taken_alone)
         self._sure_e = True
@@ -386,8 +396,10 @@ class Walk(Expander, Compounds):
             self.stopped[path] = (0, 1, f"it has {len(text):,} characters, over the {MAX_BYTES:,} a launcher may have")
             return "too large"
         src = SourceText(text)
-        if not self._e_doubt and _e_may_go_off(text):
+        if (not self._e_doubt or self._e_doubt_at) and _e_may_go_off(text):
             self._e_doubt = True        # (_fails_here)
+            self._e_doubt_at = _e_first(text) if path == self.launcher and not self._e_doubt_at and depth == 0 and \
+                not self._chain else 0
         if "\r\n" in text and path not in self.crlf:
             self.crlf.append(path)          # bash keeps each line's carriage return (the walk reads it as a blank)
         outer, self.current = self.current, path
@@ -409,7 +421,9 @@ class Walk(Expander, Compounds):
         chained, after = False, "\n"
         closed: Optional[_Block] = None             # the last `( ... )` or `{ ... }` closed: what follows applies
         pending: Optional[Tuple[_Block, str]] = None    # one that an exit ended, and the operator after it
-        sure = False            # the command before is a `cd` that certainly succeeds: a command after `||` is skipped
+        # the command before is a `cd` that certainly succeeds, or a test whose outcome is known: the operator after
+        # which the next command is skipped ("||" after a success, "&&" after a failure; "": none is)
+        sure = ""
         made = False            # ... a `mkdir` that certainly makes its folders: a command after `&&` runs
         failed = False          # ... a `false` that certainly runs: a command after `||` runs
         lexed = keyword_split(text, start, stop)
@@ -417,6 +431,7 @@ class Walk(Expander, Compounds):
         # (bash 5.2); its folder as the list began, and the list's last command
         background: Optional[Tuple[int, tuple]] = None
         for k, (words, op, at) in enumerate(lexed):
+            self._at = words[0][0] if words else at
             if background is not None and k > background[0]:
                 self.dirs, self.rounds, self.lost, self.settled = background[1]
                 background = None
@@ -440,7 +455,7 @@ class Walk(Expander, Compounds):
             # `cmd &` then `if [ $? -ne 0 ]`: bash gives a command it puts in the background the status 0 (a test
             # only: after an `else` or `do` the command before is not the one that ran last)
             self._background = after == "&" and bool(words) and text[words[0][0]:words[0][1]] in _TESTS
-            skipped, sure = sure and after == "||", False
+            skipped, sure = sure if sure and after == sure else "", ""
             after = op
             if pending is not None:
                 block, by = pending
@@ -501,8 +516,11 @@ class Walk(Expander, Compounds):
             if bang:
                 words = words[1:]
                 head = text[words[0][0]:words[0][1]]
-            if skipped and head not in _COMPOUND and op in ("\n", ";", "||"):
-                sure = op == "||"       # `cd ./d$i || exit` into the folder its round made: the exit does not run
+            if skipped and head not in _COMPOUND and op in ("\n", ";", "||", "&&"):
+                # `cd ./d$i || exit` into the folder its round made: the exit does not run; the list's status is the
+                # one before it (`[ -d ./d ] || exit && x`: x runs)
+                sure = op if op == skipped else ""
+                made, failed = op == "&&" and skipped == "||", op == "||" and skipped == "&&"
                 continue
             skipping, plain = (_skipping(blocks), _plain(blocks)) if blocks else (False, True)
             if not skipping and plain and head in ("for", "while", "case"):
@@ -760,6 +778,7 @@ class Walk(Expander, Compounds):
             first_round = all(_first_round(b) for b in blocks if b.kind in _LOOPS) if blocks else True
             self._first_round = self._in_loop and first_round
             self._failed = False
+            self._decided = _decidable(blocks)
             self._apart_cmd = piped and not last_piped or op in ("&", "|") or background is not None
             # (asked only of a command whose failure may stop the shell: a mkdir, a function, a sourced file)
             self._sure_e = (not blocks or self.errexit and (
@@ -779,9 +798,16 @@ class Walk(Expander, Compounds):
                     self.commands[i] = self.commands[i]._replace(background=True)
                 ends = False
             # (`mkdir -p ./d$i || exit 1`: the exit does not run where the mkdir certainly makes the folder)
-            sure = (self._cd_sure or self._made_sure) and op == "||"
+            sure = "||" if (self._cd_sure or self._made_sure) and op == "||" else ""
             # (`true && mkdir -p d`, `false || mkdir -p d`: the builtin's status is known where it certainly runs)
             status = _STATUS.get(first) if len(words) == 1 and not negated and not conditional and not piped else None
+            if status is None and (first[:1] == "[" or first == "test") and op in ("&&", "||") and not negated and \
+                    not chained and not piped and background is None and self._decided:
+                # `[ $# -lt 1 ] && exit 1`, `[ -d ./data ] || exit`: a test of values the walk knows (as an `if`'s)
+                parsed = len(self.parsed)
+                status = self._test(text, words, ";")
+                del self.parsed[parsed:]        # (an option it compares with is parsed where an `if` tests it)
+                sure = "||" if status is True and op == "||" else "&&" if status is False and op == "&&" else sure
             made = (self._made_sure or status is True) and not piped
             failed = status is False
             if self._stops:
@@ -829,8 +855,10 @@ class Walk(Expander, Compounds):
         """Where the compound just opened (blocks[-1]) begins, for its redirections, which bash opens before any
         command in it (_closing): set -e (on here) acts on its failure where it is alone (not after && or ||, negated,
         piped, in the background, a branch or a sourced file's branch) and outside other compounds."""
-        blocks[-1].opened = (self.dirs, frozenset(self.made_here or ()), alone and self.errexit and len(blocks) == 1,
-                             any(b.kind in _LOOPS for b in blocks[:-1]), piped)
+        doubt = self._e_doubt and not (self._e_doubt_at > self._at and self.current == self.launcher and
+                                       not self._calling and self._loop is None and not self._chain)
+        blocks[-1].opened = (self.dirs, frozenset(self.made_here or ()), alone and self.errexit and len(blocks) == 1 and
+                             not doubt, any(b.kind in _LOOPS for b in blocks[:-1]), piped)
 
     def _closing(self, block: Optional[_Block], text: str, spans, op: str, path: str, src) -> None:
         """Keep a compound's redirections (`} > log`, `done < list`, `) > log 2>&1`; spans: the words after its
@@ -847,7 +875,7 @@ class Walk(Expander, Compounds):
         if found:
             dirs, made, errexit, looped, piped = block.opened
             # (set -e where it is sure: not where an eval, alias or unread sourced file may have turned it off)
-            errexit = errexit and op not in ("&&", "||", "&", "|") and not self._e_doubt and not self._aliased and \
+            errexit = errexit and op not in ("&&", "||", "&", "|") and not self._aliased and \
                 not self.unread and all(a if isinstance(a, bool) else a() for a in self._acts)
             line = src.position(spans[0][0])[0]
             self.outer.append(Outer(block.first, len(self.commands), found, dirs, path, line, made, errexit,
@@ -972,7 +1000,8 @@ class Walk(Expander, Compounds):
             words = _evaluated(words, self._eval_value(text, spans[k + 1:]))
             # one the walk does not read may define a function again or turn set -e off (bash 5.2 ran on after
             # `fm() { mkdir -p d1; }; eval "fm() { true; }"; fm`, where the walk said set -e stops at fm's mkdir)
-            self._e_doubt = self._e_doubt or words[0].text == "eval" and len(words) > 1
+            if words[0].text == "eval" and len(words) > 1:
+                self._e_doubt, self._e_doubt_at = True, 0
         head = words[0].text
         if head == "shopt" and any(w.text == "lastpipe" or not w.known for w in words[1:]) and \
                 any(w.text.startswith("-") and "s" in w.text for w in words[1:]):
@@ -1025,6 +1054,7 @@ class Walk(Expander, Compounds):
                 frozenset(self.made_here or ()), True, len(self._chain)))
         if head in ("rm", "rmdir") and len(words) > 1:
             self._removes(text, words, conditional or bool(depth) or bool(self._calling), path, src)
+        self._shaken = self._shaken or head in _SHAKING
         if self.made_here and (head in ("rm", "rmdir", "mv", "unlink", "find", "eval") or head in self.functions):
             # it may remove one (bash 5.2: `mkdir ./d; rm -rf ./d; cd ./d` failed); an `rm` of known words only those it
             # names or is inside (`rm -rf ./d/*` leaves ./d: bash 5.2's `cd ./d` after it succeeded)
@@ -1140,11 +1170,17 @@ class Walk(Expander, Compounds):
                     # `cd ..` out of a round's folder: the same folder again in every round (or still one a round)
                     dirs = tuple(os.path.normpath(os.path.join(d, moved)) for d in moved_from.dirs)
                     self.rounds = moved_from._replace(dirs=dirs) if len(set(dirs)) > 1 else None
-            if self._round_block is not None and not conditional and len(self.dirs) == 1 and self.rounds is None:
+            if self._round_block is not None and not conditional and len(self.dirs) == 1 and self.rounds is None and \
+                    target is not None and os.path.isabs(target.text):
                 from ..source.observed import note      # recorded: a cached check depends on what is found here
                 # `cd ${cur} || exit` in a counted loop's body to a folder of the tree: the cd succeeds, the exit does
-                # not run (bash 5.2), and how often the loop runs stays known
+                # not run (bash 5.2), and how often the loop runs stays known (not `cd ./data`, which bash 5.2's second
+                # round ran in ./data: "No such file or directory", the exit ran)
                 self._cd_sure = note(self.dirs[0])[0] == "dir"
+            elif head == "cd" and not conditional and self._decided and self.dirs and self.rounds is None:
+                # `mkdir ./train; cd ./train || exit`, `cd ./data || exit` to a folder of the tree: the cd succeeds
+                # (bash 5.2, CDPATH set or not), the exit does not run
+                self._cd_sure = all(self._known_there(d, True) for d in self.dirs)
             return False
         if head in ("source", ".") and len(words) > 1:
             target = words[1]
@@ -1317,6 +1353,15 @@ class Walk(Expander, Compounds):
                                                               for name in names), sure,
                                     text[words[0].start:words[-1].end][:80], path, src.position(words[0].start)[0]))
 
+    def _known_there(self, path: str, folder: bool) -> bool:
+        """Whether the walk knows a path is there now (a folder, or a file where not folder): a folder a certain
+        `mkdir` made (made_here, kept up to date by the `rm`s after it), or a path of the tree where no command met may
+        have removed or moved one (_shaken). False where not known (never "not there")."""
+        from ..source.observed import note      # recorded: a cached check depends on what is found here
+        if folder and path in self.made_here:
+            return True
+        return not self._shaken and note(path)[0] == ("dir" if folder else "file")
+
     def _fails_here(self, conditional: bool, op: str) -> bool:
         """Whether a command that fails here certainly stops the shell under set -e: it certainly runs, in the shell
         walked (not a loop's body, which may run no round; not before && or ||, negated, piped or in the background),
@@ -1451,11 +1496,13 @@ class Walk(Expander, Compounds):
                  (op != "|" or self.pipefail))
         try:
             # the child's own settings are certain inside it, even when the command that runs it is in a branch
-            self._acts.append(False)        # (its own set -e stops it: whether that stops this shell is its frame's)
+            # a new shell: its own set -e stops it wherever the caller's may not act (bash 5.2: `bash ./child.sh`, its
+            # `set -e; exec > ./nodir/a.log` stopped it there); whether that stops this shell is its frame's
+            acts, self._acts = self._acts, []
             try:
                 why = self._file(full, depth + 1, False)
             finally:
-                self._acts.pop()
+                self._acts = acts
             if not why and not self.ended:
                 self.uncalled()             # the child's own functions no call of it names, before they are gone
         finally:
@@ -2005,6 +2052,12 @@ _TRAP_BY = r"(?m)\btrap\b|\beval\b|(?:^|[;&|({]|\b(?:then|do|else|time|command|b
 # options, set or unset, kept set -e from stopping at a failing mkdir; `shopt -uo errexit` turns it off)
 _SHOPT = r"\bshopt\b"
 _SHOPT_PLAIN = r"(?m)shopt(?:[ \t]+(?:-[supq]+|[a-z_]+))*[ \t]*(?:$|[;&|)#])"
+
+
+def _e_first(text: str) -> int:
+    """Where in a file _e_may_go_off's first cause is (0 where a trap or shopt may be one: anywhere)."""
+    found = _E_OFF.search(text)
+    return 0 if found is None or "DEBUG" in text or "RETURN" in text or "shopt" in text else found.start()
 
 
 def _e_may_go_off(text: str) -> bool:
