@@ -3,6 +3,7 @@ script that cannot hold a setup (shell_launches._may_have_setups): neither loses
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -3219,3 +3220,32 @@ def test_random_launchers_of_loop_cuts_and_extensions_are_as_walked(project, cou
         path.write_text(text)
         settled += _settled_soundly(path, text)
     assert settled >= 15
+
+
+def test_a_file_read_after_it_was_looked_at_is_not_looked_at_again(tmp_path, monkeypatch):
+    """The prefilter of a script a launcher may start notes it (observed.note) and then reads it, which notes it again
+    (files._open_fd: observed.reading): where the recording holds it already, what it keeps is the first look, and the
+    second is not made; a recording at its bound still says it is incomplete, and a file seen only for a word
+    (stat_note) is looked at again when read."""
+    from flake8_npuprof.checks import shell_scan
+    from flake8_npuprof.source import observed
+    script = tmp_path / "train.py"
+    script.write_text("print(1)\n")
+    looks: List[str] = []
+    real = observed.signature
+    monkeypatch.setattr(observed, "signature", lambda path: (looks.append(path), real(path))[1])
+    monkeypatch.setattr(shell_scan, "_passes", {})
+    with observed.recording() as rec:
+        assert not shell_scan.may_have_setups(str(script))
+    assert looks == [str(script)]
+    assert rec.paths == {str(script): real(str(script))} and rec.complete
+    with observed.recording() as rec:
+        observed.stat_note(str(script), os.stat(script))
+        observed.reading(str(script))
+    assert rec.paths == {str(script): real(str(script))}
+    monkeypatch.setattr(observed, "MAX_PATHS", 1)
+    with observed.recording() as rec:
+        observed.note(str(script))
+        assert rec.complete
+        observed.reading(str(script))
+    assert not rec.complete and rec.paths == {str(script): real(str(script))}

@@ -66,9 +66,15 @@ def note(path: str) -> Signature:
 
 
 def reading(path: str) -> None:
-    """A file about to be read: remembered while recording (outside a recording, nothing is done)."""
-    if _current is not None:
-        _current.add(path, signature(path))
+    """A file about to be read: remembered while recording (outside a recording, nothing is done). A path the
+    recording holds already (its key is the path made absolute) keeps what it holds (Recording.add): it is not looked
+    at again (the prefilter of a script a launcher may start notes it, then reads it: an os.stat costs about 7,000
+    instructions)."""
+    rec = _current
+    if rec is not None:
+        was = rec.paths.get(path)
+        if was is None or was[0] == "stat" or len(rec.paths) >= MAX_PATHS:
+            rec.add(path, signature(path))
 
 
 def isfile(path: str) -> bool:
