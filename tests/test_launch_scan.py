@@ -3231,7 +3231,7 @@ def test_a_file_read_after_it_was_looked_at_is_not_looked_at_again(tmp_path, mon
     from flake8_npuprof.source import observed
     script = tmp_path / "train.py"
     script.write_text("print(1)\n")
-    looks: List[str] = []
+    looks: list = []
     real = observed.signature
     monkeypatch.setattr(observed, "signature", lambda path: (looks.append(path), real(path))[1])
     monkeypatch.setattr(shell_scan, "_passes", {})
