@@ -259,22 +259,33 @@ def read_config(path: str, shown: str) -> Tuple[Dict[Tuple[str, ...], Any], Dict
 
 # ---------------------------------------------------------------- the answer
 
+def launched(launch, ls, script: str, recognise) -> Optional[tuple]:
+    """What `recognise` finds of the project's code for a launch of `script` (a trainer's path's end), None for any
+    other script, a copy modified, or a launch under msprof (whose collector's own answer decides: msprof_launch.py);
+    MindSpeed-MM's and MindSpeed-LLM's FSDP2 trainers are followed alike."""
+    if launch.msprof is not None or ls is None or ls.ctx.tree is None or \
+            not launch.script.replace(os.sep, "/").endswith("/" + script):
+        return None
+    return recognise(ls)
+
+
+def profiles(verdict: str) -> Optional[bool]:
+    """imported.Followed's `profiles` of an answer: False for no profiling, None where it is not known."""
+    return {"no profiling": False, "unknown": None}.get(verdict, True)
+
+
 def follow(w, launch, ls, target, environ):
     """imported.Followed for a launch of MindSpeed-MM's FSDP2 trainer, None for any other script (or a copy
     modified)."""
     from .imported import Followed
-    if launch.msprof is not None or ls is None or ls.ctx.tree is None or \
-            not launch.script.replace(os.sep, "/").endswith("/" + SCRIPT):
-        return None             # (under msprof the collector's own answer decides: msprof_launch.py)
-    found = recognise(ls)
+    found = launched(launch, ls, SCRIPT, recognise)
     if found is None:
         return None
     root, code = found
     verdict, why = _answer(launch, root, code)
-    profiles = {"no profiling": False, "unknown": None}.get(verdict, True)
     name = os.path.relpath(launch.script, root).replace(os.sep, "/")
     return Followed(verdict, f"{name} (MindSpeed-MM's FSDP2 trainer; mindspeed_mm as the project holds it, "
-                             f"installed with `pip install -e .`): {why}", profiles)
+                             f"installed with `pip install -e .`): {why}", profiles(verdict))
 
 
 def _answer(launch, root: str, code: Engine) -> Tuple[str, str]:

@@ -38,7 +38,7 @@ import os
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from ..values.yaml_config import digest
-from .mindspeed_fsdp import Fails, NotKnown, _lines, _yaml, load_yaml
+from .mindspeed_fsdp import Fails, NotKnown, _lines, _yaml, launched, load_yaml, profiles
 from .mindspeed_mm import _span, _world, shaped_parts
 
 FACTS = ("mindspeed_llm_fsdp.arguments", "mindspeed_llm_fsdp.profiler")
@@ -247,17 +247,13 @@ def follow(w, launch, ls, target, environ):
     """imported.Followed for a launch of MindSpeed-LLM's FSDP2 trainer, None for any other script (or a copy
     modified)."""
     from .imported import Followed
-    if launch.msprof is not None or ls is None or ls.ctx.tree is None or \
-            not launch.script.replace(os.sep, "/").endswith("/" + SCRIPT):
-        return None             # (under msprof the collector's own answer decides: msprof_launch.py)
-    found = recognise(ls)
+    found = launched(launch, ls, SCRIPT, recognise)
     if found is None:
         return None
     root, code = found
     verdict, why = _answer(w, launch, code, environ)
-    profiles = {"no profiling": False, "unknown": None}.get(verdict, True)
     return Followed(verdict, f"{SCRIPT} (MindSpeed-LLM's FSDP2 trainer; mindspeed_llm as the project holds it): "
-                             f"{why}", profiles)
+                             f"{why}", profiles(verdict))
 
 
 def _backend(w, launch, environ) -> str:
