@@ -632,6 +632,23 @@ def test_a_mindspore_run_that_ends_before_recording_collects_nothing(tmp_path, c
                                     "step 0, a wait step, and never starts collecting)")
 
 
+@pytest.mark.parametrize("given", ["[ProfilerActivity.GPU]", "[]"])
+def test_a_mindspore_profiler_without_npu_or_cpu_activity_is_unknown(tmp_path, capsys, given):
+    # it said "COLLECTS from its construction until stop()/analyse()": a GPU-only list (or an empty one, which
+    # ProfilerParameters keeps) enables neither the framework's data nor the collector's on an Ascend device
+    path = tmp_path / "train.py"
+    path.write_text("import mindspore\nfrom mindspore.profiler import ProfilerActivity\n"
+                    f"p = mindspore.Profiler(output_path='./prof', activities={given})\n", encoding="utf-8")
+    code, out = _emulate(capsys, "--cwd", tmp_path, path)
+    assert code == 1 and out[2] == (
+        f"usable data: unknown (line 3: activities={given} holds neither NPU nor CPU: on an Ascend device MindSpore's "
+        "profiler enables the framework's data only for CPU and reads the collector's only for NPU "
+        "(platform/npu_profiler.py); what its C++ backend records without either is not read here)")
+    path.write_text(path.read_text(encoding="utf-8").replace(given, "[ProfilerActivity.CPU]"), encoding="utf-8")
+    code, out = _emulate(capsys, "--cwd", tmp_path, path)
+    assert code == 0 and out[2] == "usable data: yes"
+
+
 def test_a_mindspore_profiler_with_a_string_level_collects_level0(tmp_path, capsys):
     path = tmp_path / "train.py"
     path.write_text("import mindspore\np = mindspore.Profiler(profiler_level=\"Level1\")\n", encoding="utf-8")

@@ -24,7 +24,7 @@ from .torch_run import CHDIR, Profiler, _conditions, _joined, _parents, dynamic_
 
 UNREAD = "what MindSpore keeps then was not read here"
 FACTS = ("mindspore.run.schedule", "mindspore.run.lifecycle", "mindspore.run.folder",    # data/sources.json
-         "mindspore.run.layout")                                                            # (tests/test_audit.py)
+         "mindspore.run.layout", "mindspore.run.activities")                                # (tests/test_audit.py)
 STOPS = ("NPP353", "NPP365")     # what stops the job as the profiler's arguments are built (their pages)
 # a run that ends in these states never started the collector: the action controller starts it only on entering a
 # RECORD state (tests/oracle/mindspore/records.jsonl lifecycle cases, 2.7.0-2.10.0); what each does at the end
@@ -117,6 +117,8 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: st
         details.extend("  " + row for row in data["layout"])
     if verdict == "collects" and data["output_dir"]:
         why += f" into {data['output_dir']}"
+    if verdict == "collects":
+        verdict, why = _activities(ctx, names, kws) or (verdict, why)
     # a member the enums lack named elsewhere: the job stops where it is evaluated, not placed against this profiler
     elsewhere = [f for f in ctx.findings if f.code == "NPP365" and f not in own]
     if elsewhere and verdict == "collects":
@@ -180,6 +182,22 @@ def _made_in(ctx, finding, kws) -> bool:
         if made is not None and ctx.src.node_start(made) <= finding.start < ctx.src.node_end(made):
             return True
     return False
+
+
+def _activities(ctx, names, kws) -> Optional[Tuple[str, str]]:
+    """("unknown", why) for activities that hold neither NPU nor CPU (`[ProfilerActivity.GPU]`, `[]`), which
+    ProfilerParameters keeps as given (the record's params.activities cases): on an Ascend device the NPU platform
+    profiler enables the framework's data only for CPU and reads the collector's only for NPU
+    (platform/npu_profiler.py); what its C++ backend records then is not read here."""
+    from ..checks.framework_values import EnumRef, Items
+    value = _one(ctx, names, kws.get("activities"))
+    if not isinstance(value, Items) or not all(isinstance(v, EnumRef) and v.kind == "activities" for v in value) or \
+            {v.name for v in value} & {"CPU", "NPU"}:
+        return None
+    shown = "[" + ", ".join(f"ProfilerActivity.{v.name}" for v in value) + "]"
+    return "unknown", (f"activities={shown} holds neither NPU nor CPU: on an Ascend device MindSpore's profiler "
+                       "enables the framework's data only for CPU and reads the collector's only for NPU "
+                       "(platform/npu_profiler.py); what its C++ backend records without either is not read here")
 
 
 def _one(ctx, names, node):
