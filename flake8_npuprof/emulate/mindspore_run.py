@@ -20,12 +20,11 @@ from ..source.text import HOLE
 from . import schedule_run as S
 from .environment import Environment
 from .message import Message
-from .torch_run import CHDIR, Profiler, _conditions, _joined, _parents, dynamic_config, reached
+from .torch_run import CHDIR, Profiler, _conditions, _joined, _level, _parents, dynamic_config, reached
 
 UNREAD = "what MindSpore keeps then was not read here"
 FACTS = ("mindspore.run.schedule", "mindspore.run.lifecycle", "mindspore.run.folder",    # data/sources.json
          "mindspore.run.layout", "mindspore.run.activities")                                # (tests/test_audit.py)
-STOPS = ("NPP353", "NPP365")     # what stops the job as the profiler's arguments are built (their pages)
 # a run that ends in these states never started the collector: the action controller starts it only on entering a
 # RECORD state (tests/oracle/mindspore/records.jsonl lifecycle cases, 2.7.0-2.10.0); what each does at the end
 UNSTARTED = {S.NONE: ("wait", "nothing is collected, with no warning at the end"),
@@ -55,7 +54,7 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: st
     kws = {k.arg: k.value for k in call.keywords if k.arg}
     start, end = ctx.src.node_start(call), ctx.src.node_end(call)
     own = [f for f in ctx.findings if start <= f.start < end or
-           (f.code.startswith("NPP35") or f.code in STOPS) and _made_in(ctx, f, kws)]
+           (f.code.startswith("NPP35") or f.code == "NPP365") and _made_in(ctx, f, kws)]
     caveats = tuple(Message(f.message, f.code) for f in own)
     conditions = _conditions(ctx, call, parents)
     data: dict = {"route": route}
@@ -108,7 +107,7 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: st
     else:
         why = "the steps it records are not known here (a loop of unknown length, or a profiler stepped elsewhere)"
     details.append(f"output directory: {how}")
-    fatal = [f for f in own if f.code in STOPS]
+    fatal = [f for f in own if _level(f.code) == "error"]
     if fatal:                           # a TypeError (NPP353) or an AttributeError (NPP365) at start-up, every release
         verdict, why = "fails", fatal[0].message
         caveats = tuple(c for c in caveats if c != Message(fatal[0].message, fatal[0].code))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import re
 import weakref
-from typing import Any, Callable, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, FrozenSet, Iterable, List, NamedTuple, Optional, Tuple
 
 from .flag_def import FlagDef
 from ..source.site_records import main_test as _main_test
