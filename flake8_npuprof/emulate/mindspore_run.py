@@ -20,7 +20,7 @@ from ..source.text import HOLE
 from . import schedule_run as S
 from .environment import Environment
 from .message import Message
-from .torch_run import CHDIR, Profiler, _conditions, _joined, _level, _parents, dynamic_config, reached
+from .torch_run import CHDIR, Profiler, _conditions, _joined, _parents, dynamic_config, reached
 
 UNREAD = "what MindSpore keeps then was not read here"
 FACTS = ("mindspore.run.schedule", "mindspore.run.lifecycle", "mindspore.run.folder",    # data/sources.json
@@ -107,7 +107,7 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: st
     else:
         why = "the steps it records are not known here (a loop of unknown length, or a profiler stepped elsewhere)"
     details.append(f"output directory: {how}")
-    fatal = [f for f in own if _level(f.code) == "error"]
+    fatal = [f for f in own if _stops(f.code)]
     if fatal:                           # a TypeError (NPP353) or an AttributeError (NPP365) at start-up, every release
         verdict, why = "fails", fatal[0].message
         caveats = tuple(c for c in caveats if c != Message(fatal[0].message, fatal[0].code))
@@ -181,6 +181,14 @@ def _made_in(ctx, finding, kws) -> bool:
         if made is not None and ctx.src.node_start(made) <= finding.start < ctx.src.node_end(made):
             return True
     return False
+
+
+def _stops(code: str) -> bool:
+    """Whether a finding on the profiler's arguments stops the job, as its page says: an error of MindSpore's own
+    rules (not the preflight's NPP901 on its folder, nor an internal error)."""
+    from ..checks.catalog import BY_CODE
+    rule = BY_CODE.get(code)
+    return rule is not None and rule.group == "mindspore" and rule.level == "error"
 
 
 def _activities(ctx, names, kws) -> Optional[Tuple[str, str]]:
