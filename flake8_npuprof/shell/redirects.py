@@ -182,6 +182,26 @@ def made_folder(folder: str, made, gone: Tuple[str, ...] = ()) -> bool:
     return True
 
 
+def _on_the_way(written: str, cwd: str) -> Iterator[Tuple[int, Optional[str], bool]]:
+    """(index of the part, folder, whether the part enters it) for each folder a target's path, as written, reaches
+    from where it starts (`..` reaches the parent, entering none); folder None where a `..` leaves a link (its
+    target's parent, which is not judged here), and nothing after it."""
+    parts = written.split("/")
+    folder = "/" if written.startswith("/") else cwd
+    for n, part in enumerate(parts[:-1]):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if os.path.islink(folder):
+                yield n, None, False
+                return
+            folder = os.path.dirname(folder)
+            yield n, folder, False
+            continue
+        folder = os.path.join(folder, part)
+        yield n, folder, True
+
+
 def _absent(written: str, cwd: str, made, reading: bool, gone: Tuple[str, ...]) -> Optional[str]:
     """The part of a redirection's target, as written, that is not there when the walk reaches it: the first folder
     on the way that is neither in the tree nor made (made: Walk.made_here then), or for `<` the file itself. None
@@ -190,19 +210,13 @@ def _absent(written: str, cwd: str, made, reading: bool, gone: Tuple[str, ...]) 
     if not made_folder(cwd, made):
         return None             # (the walk's own directory is not known to be there: its `cd` may have failed)
     parts = written.split("/")
-    folder = "/" if written.startswith("/") else cwd
-    for n, part in enumerate(parts[:-1]):
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if os.path.islink(folder):
-                return None
-            folder = os.path.dirname(folder)
-            continue
-        folder = os.path.join(folder, part)
-        if not made_folder(folder, made, gone):
+    folder: Optional[str] = "/" if written.startswith("/") else cwd
+    for n, folder, enters in _on_the_way(written, cwd):
+        if folder is None:
+            return None
+        if enters and not made_folder(folder, made, gone):
             return "/".join(parts[:n + 1])
-    if reading and parts[-1] and not exists(os.path.join(folder, parts[-1])):
+    if reading and parts[-1] and folder is not None and not exists(os.path.join(folder, parts[-1])):
         return written
     return None
 
@@ -324,21 +338,14 @@ def _removed_by(written: str, cwd: str, made, removals: List[Removal]) -> Option
     and the last such removal), where the walk did not make it since; None where there is none."""
     if not made_folder(cwd, made):
         return None
-    parts = written.split("/")
-    folder = "/" if written.startswith("/") else cwd
-    for n, part in enumerate(parts[:-1]):
-        if part in ("", ".", ".."):
-            if part == "..":
-                if os.path.islink(folder):
-                    return None
-                folder = os.path.dirname(folder)
-            continue
-        folder = os.path.join(folder, part)
-        if folder in made:
+    for n, folder, enters in _on_the_way(written, cwd):
+        if folder is None:
+            return None
+        if not enters or folder in made:
             continue
         r = next((r for r in reversed(removals) if removes(folder, r.paths)), None)
         if r is not None:
-            return "/".join(parts[:n + 1]), r
+            return "/".join(written.split("/")[:n + 1]), r
     return None
 
 
