@@ -1079,8 +1079,50 @@ def test_a_member_some_releases_lack_fails_only_there(tmp_path, capsys):
     code, out = _emulate(capsys, "--cwd", tmp_path, _script(tmp_path, body))
     why = ("AiCMetrics.MemoryAccess is new in torch_npu 7.0: torch_npu 5.0-6.0 raises AttributeError (AiCMetrics has no "
            "MemoryAccess before 7.0), and the job stops; torch_npu 7.0+ accepts it; use another member, or target "
-           "torch_npu 7.0+")
+           "torch_npu 7.0+ (line 5); torch_npu 7.0+ collects (give --torch-npu)")
     assert code == 1 and out[1:3] == [f"train.py:6 profile: UNKNOWN: {why}", f"usable data: unknown (line 6: {why})"]
+
+
+def test_a_member_some_releases_lack_and_no_data_on_the_others_is_no_usable_data(tmp_path, capsys):
+    # a QA script (s68): ExportType stops torch_npu 5.0, and on 6.0+ the schedule records past the loop's end; emulate
+    # said "UNKNOWN" (the member alone) and "usable data: unknown", where no release keeps any data
+    body = GOOD.replace("AiCMetrics.PipeUtilization", "AiCMetrics.MemoryAccess").replace("skip_first=1", "skip_first=20")
+    code, out = _emulate(capsys, "--cwd", tmp_path, _script(tmp_path, body))
+    why = ("AiCMetrics.MemoryAccess is new in torch_npu 7.0: torch_npu 5.0-6.0 raises AttributeError (AiCMetrics has no "
+           "MemoryAccess before 7.0), and the job stops; torch_npu 7.0+ accepts it; use another member, or target "
+           "torch_npu 7.0+ (line 5); on torch_npu 7.0+, collects nothing: the schedule records from step 22, but the "
+           "loop (line 10) runs 10 steps, calling prof.step() once each: it ends in its wait steps: nothing is "
+           "collected and nothing is said")
+    assert code == 1 and out[1:3] == [f"train.py:6 profile: COLLECTS NOTHING: {why}", f"usable data: no (line 6: {why})"]
+
+
+STARTED = ("prof = torch_npu.profiler.profile(\n"
+           "    schedule=torch_npu.profiler.schedule(wait=0, warmup=0, active=1, repeat=1),\n"
+           "    on_trace_ready=torch_npu.profiler.tensorboard_trace_handler(\"./prof\"))\n"
+           "prof.start()\n"
+           "for step in range(5):\n"
+           "    train_one_step()\n")
+
+
+def test_a_profiler_started_and_never_stopped_saves_its_trace_only_if_freed(tmp_path, capsys):
+    # a QA script (s68): prof.start() and no prof.stop(), never stepped: emulate said "COLLECTS the whole run as one
+    # trace", "usable data: yes", of a trace saved only when the profiler stops (torch_npu/profiler/profiler.py: its
+    # __del__ stops one never stopped, the record's lifecycle.never_started_*: when it is freed)
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, STARTED))
+    why = ("prof.start() is never followed by prof.stop() (nor a `with`), and the trace is saved only when the profiler "
+           "stops: then only when Python frees prof (profile.__del__ stops a profiler never stopped, on torch_npu "
+           "6.0.rc3+), which for a profiler alive when the script ends is not certain")
+    assert code == 1 and out[1:3] == [f"train.py:4 profile: UNKNOWN: {why}", f"usable data: unknown (line 4: {why})"]
+    # stopped: the trace is saved then
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, STARTED + "prof.stop()\n"))
+    assert code == 0 and out[1] == f"train.py:4 profile: COLLECTS the whole run as one trace into {tmp_path}/prof"
+    # stepped: each record window's trace is saved at its end, stop() or not
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path,
+                         _script(tmp_path, STARTED + "    prof.step()\n"))
+    assert code == 0 and out[1] == f"train.py:4 profile: COLLECTS steps 0 into {tmp_path}/prof"
+    # handed on: who stops it is not known here, and the answer stays the replay's
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, STARTED + "keep(prof)\n"))
+    assert "is never followed by" not in out[1]
 
 
 def test_a_member_no_release_has_outside_the_call_leaves_it_unknown(tmp_path, capsys):

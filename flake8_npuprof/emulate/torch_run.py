@@ -341,7 +341,13 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
     lacked = _lacked(ctx, call, kws, releases) if not fatal and target.torch_npu == "any" else ""
     if lacked:
         return Profiler(call.lineno, call.col_offset + 1, UNKNOWN, lacked, (), (), conditions, data)
-    if fatal or any(k.arg is None for k in call.keywords) or call.args:
+    spread = any(k.arg is None for k in call.keywords) or bool(call.args)
+    # a TypeError or AttributeError on some of the releases only: the others get the replay's own answer (_split)
+    # (one that stops none for certain, a release whose builds differ, stays unknown as a whole)
+    partial = fatal[0] if fatal and not spread and not _every_release(fatal[0], target) and \
+        set(fatal[0].words.fails_on) & set(target.torch_npu_releases) else None
+    fatal = [] if partial is not None else fatal
+    if fatal or spread:
         why = fatal[0].message if fatal else "profile() takes its arguments from code not followed here"
         verdict = "fails" if fatal and _every_release(fatal[0], target) else UNKNOWN
         return Profiler(call.lineno, call.col_offset + 1, verdict, why, (), (), conditions, data)
@@ -379,6 +385,12 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
     if sched != UNKNOWN and stepped is not None and (bound is not None or stepped is False):
         run = S.replay(sched if isinstance(sched, dict) else None, bound or 0, stepped)
         data.update(recorded=list(run.recorded), traces=[list(t) for t in run.traces], exit_state=run.exit_state)
+        if verdict == "collects" and life is None and form == "start" and var is not None and run.traces and \
+                all(end == run.steps for _, end in run.traces) and _never_stopped(ctx.tree, var):
+            verdict, why = UNKNOWN, (
+                f"{var}.start() is never followed by {var}.stop() (nor a `with`), and the trace is saved only when "
+                f"the profiler stops: then only when Python frees {var} (profile.__del__ stops a profiler never "
+                "stopped, on torch_npu 6.0.rc3+), which for a profiler alive when the script ends is not certain")
     # what stops it
     # where a stopper holds on some releases only, the others get this replay's own answer
     rest = "collects" if verdict == "collects" else f"{verdict.replace('_', ' ')}: {why}"
@@ -390,7 +402,8 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
         why = f"{why} into {where['shown']}" if where["shown"] else why
     # a member the release lacks named elsewhere in the script: the job stops where it is evaluated, which is not
     # placed against this profiler here (`level = ProfilerLevel.Level3` before the call, or in a function)
-    elsewhere = [f for f in members if f not in fatal]
+    elsewhere = [f for f in members if f not in fatal and f is not partial and
+                 (partial is None or set(f.words.fails_on) - set(partial.words.fails_on))]   # (_split: the others')
     if elsewhere and verdict == "collects":
         verdict, why = UNKNOWN, (f"{elsewhere[0].message} (line {elsewhere[0].line}; whether it is evaluated before "
                                  "this profiler collects is not followed here)")
@@ -401,7 +414,32 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
         details.extend("  " + row for row in layout)
     elif where["kind"] == "none_deleted":
         details.append(f"output directory: {where['how']}")
+    if partial is not None:
+        verdict, why = _split(partial, target, call, verdict, why)
     return Profiler(call.lineno, call.col_offset + 1, verdict, why, tuple(details), caveats, conditions, data)
+
+
+def _never_stopped(tree, var: str) -> bool:
+    """Whether the file never calls `var.stop()` or `var.__exit__()` and hands `var` to no other code that might."""
+    from ..checks.torch_npu_loop import escapes
+    return not escapes(tree, var) and not any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("stop", "__exit__") and
+        isinstance(n.func.value, ast.Name) and n.func.value.id == var for n in ast.walk(tree))
+
+
+def _split(fatal, target: Target, call: ast.Call, verdict: str, why: str) -> Tuple[str, str]:
+    """(verdict, why) where a finding stops the job on some of the target's releases (its fails_on) and the replay
+    answers for the others: no data on any of them is "collects nothing" (the job stopping is said first), data on
+    some is unknown (the release decides). The t1 of the QA scripts: ExportType stops 5.0, and 6.0+ collect nothing
+    (a schedule past the loop), which "unknown" hid."""
+    stops = [r for r in target.torch_npu_releases if r in fatal.words.fails_on]
+    others = K.span([r for r in target.torch_npu_releases if r not in stops])
+    said = fatal.message if fatal.line == call.lineno else f"{fatal.message} (line {fatal.line})"
+    rest = f"torch_npu {others} collects" if verdict == "collects" else \
+        f"on torch_npu {others}, {verdict.replace('_', ' ')}: {why}"
+    if verdict in ("fails", "off", "collects_nothing"):
+        return "collects_nothing", f"{said}; {rest}"
+    return UNKNOWN, f"{said}; {rest} (give --torch-npu)"
 
 
 def _level(code: str) -> str:
