@@ -598,14 +598,19 @@ def test_a_mindspore_folder_s_worker_and_default_output_path(tmp_path, capsys):
     assert "layout" not in json.loads("\n".join(out))["profilers"][0]      # the script's own handler: not followed
 
 
-def test_a_mindspore_schedule_the_loop_never_reaches_is_unknown_not_no(tmp_path, capsys):
+def test_a_mindspore_schedule_the_loop_reaches_only_at_its_end_collects_nothing(tmp_path, capsys):
+    # it said "unknown (...: its schedule records none of them; what MindSpore keeps then was not read here)": the
+    # last step() starts the collector, and the trace saved at stop holds no training step (the record's profiler
+    # cases *_stepped_ends_at_record_start, tests/test_mindspore_runs.py)
     path = tmp_path / "train.py"
     path.write_text(MS.replace("range(10)", "range(2)"), encoding="utf-8")
     code, out = _emulate(capsys, "--cwd", tmp_path, path)
     assert code == 1
-    assert out[2] == ("usable data: unknown (line 4: the schedule records from step 2, but the loop (line 6) runs 2 "
-                      "steps, calling prof.step() once each: its schedule records none of them; what MindSpore keeps "
-                      "then was not read here)")
+    assert out[2] == ("usable data: no (line 4: the schedule records from step 2, but the loop (line 6) runs 2 steps, "
+                      "calling prof.step() once each: no training step is recorded (the last prof.step() enters a "
+                      "RECORD step: the one trace, saved when the profiler stops, holds only what runs after the "
+                      "loop, with a warning (\"Incorrect schedule: Stop profiler while current state is RECORD which "
+                      "may result in incomplete parsed data.\")))")
 
 
 def test_a_mindspore_run_that_ends_before_recording_collects_nothing(tmp_path, capsys):

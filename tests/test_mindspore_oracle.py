@@ -158,7 +158,7 @@ def _cases():
     out = []
     profiler = _by_profiler()
     for r in records():
-        if r["api"] in ("dynamic_json", "path", "lifecycle"):
+        if r["api"] in ("dynamic_json", "path", "lifecycle", "profiler"):
             # the dynamic-profiling JSON is not checked here (issue 42 item 3); the folder a profiler makes and what
             # a run keeps are emulate's (tests/test_framework_emulate.py), no check's
             continue

@@ -112,10 +112,26 @@ def test_env_options_start_only_with_start():
     assert rec("env.invalid_json")["warnings"] == ["[ERROR] Failed to load MS_PROFILER_OPTIONS, json decode error."]
 
 
+# profiler.py's start() and tensorboard_trace_handler catch a ProfilerPathErrorException (no_exception_func) from 2.8.0
+# on; 2.7.0's let it stop the script: the profiler cases whose folder cannot be made
+RAISED_ON_2_7 = {"profiler.Profiler_output_proc", "profiler.Profiler_output_under_proc",
+                 "profiler.Profiler_output_under_sys", "profiler.Profiler_output_under_file",
+                 "profiler.Profiler_output_under_proc_scheduled", "profiler.profile_handler_under_proc",
+                 "profiler.profile_handler_under_file", "profiler.profile_handler_file"}
+
+
 def test_the_validation_is_the_same_from_2_7_to_2_10():
-    """Their configuration modules are the same code: every case has the same outcome."""
+    """Their configuration modules are the same code: every case has the same outcome, but for a folder that cannot
+    be made, which stops the script on 2.7.0 only."""
     def outcome(r):
         return json.dumps({k: r.get(k) for k in ("warnings", "raised", "after", "native", "calls")}, sort_keys=True)
     newest = {r["case"]: outcome(r) for r in records() if r["release"] == RELEASES[0]}
     for release in RELEASES[1:]:
-        assert {r["case"]: outcome(r) for r in records() if r["release"] == release} == newest
+        got = {r["case"]: outcome(r) for r in records() if r["release"] == release}
+        differ = {case for case in newest if got[case] != newest[case]}
+        # (and Profiler_output_file, which raises on all four, logs no "Call to __del__ failed" on 2.7.0)
+        assert differ == (RAISED_ON_2_7 | {"profiler.Profiler_output_file"} if release == "2.7.0" else set())
+        assert set(got) == set(newest)
+    for r in records():
+        if r["release"] == "2.7.0" and r["case"] in RAISED_ON_2_7:
+            assert r["raised"].startswith("ProfilerPathErrorException: ") and "calls" not in r

@@ -5,14 +5,16 @@ records against the loop that steps it (schedule_run.py, held to the schedule ca
 tests/oracle/mindspore/records.jsonl), the folder it is given, and the checks' findings on it.
 
 The folder it makes under the output path is the 2.7-2.10 wheels' path code (data/mindspore.json "run",
-sources `mindspore.run.layout`). What this replay does not claim, because MindSpore's own code for it was not
-read here: when a trace is saved, and what MindSpore does in the steps its schedule does not record. Where the
-answer hangs on those, it is `unknown` and says so; `no` only where a check finds the job fails.
+sources `mindspore.run.layout`); what start, step and stop do, and a folder that cannot be made, are the record's
+lifecycle and profiler cases (the wheels' own profiler.py run, the collector stood in for). What this replay does
+not claim: what the C++ collector keeps when Python never stops it. Where the answer hangs on that, it is
+`unknown` and says so; `no` only where the record or a check finds nothing is collected or the job fails.
 """
 
 from __future__ import annotations
 
 import ast
+import os
 from typing import Dict, List, Optional, Tuple, Union
 
 from ..knowledge.targets import Target
@@ -22,15 +24,24 @@ from .environment import Environment
 from .message import Message
 from .torch_run import CHDIR, Profiler, _conditions, _joined, _parents, dynamic_config, reached
 
-UNREAD = "what MindSpore keeps then was not read here"
+UNREAD = "what MindSpore keeps then was not read here"      # (mindformers_run: a profiler nothing stops)
 FACTS = ("mindspore.run.schedule", "mindspore.run.lifecycle", "mindspore.run.folder",    # data/sources.json
-         "mindspore.run.layout", "mindspore.run.activities")                                # (tests/test_audit.py)
+         "mindspore.run.layout", "mindspore.run.activities", "mindspore.run.stop",          # (tests/test_audit.py)
+         "mindspore.run.unmade")
 # a run that ends in these states never started the collector: the action controller starts it only on entering a
 # RECORD state (tests/oracle/mindspore/records.jsonl lifecycle cases, 2.7.0-2.10.0); what each does at the end
 UNSTARTED = {S.NONE: ("wait", "nothing is collected, with no warning at the end"),
              S.WARMUP: ("warmup", "nothing is recorded, and when the profiler stops MindSpore deletes what it "
                                   "prepared, with a warning (\"Incorrect schedule: Stop profiler while current state "
                                   "is WARMUP which will result in empty parsed data.\")")}
+# a run that stops in these states saves the trace the collector holds, with a warning (the record's profiler cases:
+# profile_no_step_*, *_stepped_ends_at_*)
+ENDED = {S.RECORD: "Incorrect schedule: Stop profiler while current state is RECORD which may result in incomplete "
+                   "parsed data.",
+         S.SAVE: "Stop profiler while current state is RECORD_AND_SAVE, perhaps the scheduling cycle has not yet "
+                 "completed."}
+# mindspore.Profiler never stepped: stop(), __exit__ and __del__ return after this warning (Profiler_no_step_*)
+NO_STEP = "The profiler has schedule. Please use step() to collect data."
 
 
 def replay(ctx, target: Target, cwd: Optional[str], environ: Optional[Environment]) -> list:
@@ -53,8 +64,7 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: st
     from .torch_run import _bound_name, _loop
     kws = {k.arg: k.value for k in call.keywords if k.arg}
     start, end = ctx.src.node_start(call), ctx.src.node_end(call)
-    own = [f for f in ctx.findings if start <= f.start < end or
-           (f.code.startswith("NPP35") or f.code == "NPP365") and _made_in(ctx, f, kws)]
+    own = [f for f in ctx.findings if start <= f.start < end or _ours(f.code) and _made_in(ctx, f, kws)]
     caveats = tuple(Message(f.message, f.code) for f in own)
     conditions = _conditions(ctx, call, parents)
     data: dict = {"route": route}
@@ -75,6 +85,8 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: st
         shown = ", ".join(f"{k}={v}" for k, v in sched.items() if v or k in ("wait", "active"))
         details.append(f"schedule: {shown} ({at}): records from step {S.first_record(sched)}")
     verdict, why = "unknown", ""
+    if stepped is True and bound == 0:      # a loop of no steps: step() never runs
+        stepped = False
     if isinstance(sched, dict) and stepped is True and bound is not None:
         answers = [S.action(sched, i) for i in range(min(bound, S.MAX_STEPS))]
         recorded = tuple(i for i, a in enumerate(answers) if a in (S.RECORD, S.SAVE))
@@ -88,16 +100,15 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: st
             why = f"the schedule records from step {S.first_record(sched)}, but {loop}: "
             if end in UNSTARTED:
                 verdict, why = "collects_nothing", why + "it ends in its {} steps: {}".format(*UNSTARTED[end])
-            else:
-                why += f"its schedule records none of them; {UNREAD}"
+            else:       # the last step() starts the collector: the trace saved at stop holds what follows the loop
+                verdict, why = "collects_nothing", why + (
+                    f"no training step is recorded (the last {var}.step() enters a {end} step: the one trace, saved "
+                    f"when the profiler stops, holds only what runs after the loop, with a warning (\"{ENDED[end]}\"))")
             details.append(f"steps recorded: none ({loop})")
     elif isinstance(sched, dict) and stepped is False:
-        first = S.action(sched, 0)
-        why = f"{var or 'the profiler'}.step() is never called, so the schedule stays at step 0 ({first}); {UNREAD}"
-        if first in UNSTARTED:
-            verdict, why = "collects_nothing", (f"{var or 'the profiler'}.step() is never called, so the profiler "
-                                                f"stays at step 0, a {UNSTARTED[first][0]} step, and never starts "
-                                                "collecting")
+        verdict, why, saved = _never_stepped(ctx, sched, var or "the profiler", form, route)
+        if saved:
+            details.append(saved)
     elif sched is None and route == "Profiler":
         start_profile = _one(ctx, names, kws.get("start_profile"))
         if start_profile is False:
@@ -108,9 +119,13 @@ def _profiler(ctx, names, call: ast.Call, parents, cwd: Optional[str], route: st
         why = "the steps it records are not known here (a loop of unknown length, or a profiler stepped elsewhere)"
     details.append(f"output directory: {how}")
     fatal = [f for f in own if _stops(f.code)]
+    unmade = _unmade(out_dir, cwd, how, route) if out_dir and HOLE not in out_dir else None
     if fatal:                           # a TypeError (NPP353) or an AttributeError (NPP365) at start-up, every release
         verdict, why = "fails", fatal[0].message
         caveats = tuple(c for c in caveats if c != Message(fatal[0].message, fatal[0].code))
+    elif unmade is not None:
+        if unmade[0] != "collects_nothing" or verdict != "collects_nothing":     # (one that never starts stays)
+            verdict, why = unmade
     elif not how.startswith(("on_trace_ready is the script's own", "on_trace_ready is a value not known")):
         data["layout"] = _layout(ctx, names, kws)
         details.extend("  " + row for row in data["layout"])
@@ -183,12 +198,78 @@ def _made_in(ctx, finding, kws) -> bool:
     return False
 
 
+def _never_stepped(ctx, sched: Dict[str, int], var: str, form: str, route: str) -> Tuple[str, str, str]:
+    """(verdict, why, steps line) of a scheduled profiler whose step() never runs (the record's profiler cases
+    *_no_step_*): the profiler stays at step 0 from its start to its stop."""
+    first = S.action(sched, 0)
+    if first in UNSTARTED:
+        return "collects_nothing", (f"{var}.step() is never called, so the profiler stays at step 0, a "
+                                    f"{UNSTARTED[first][0]} step, and never starts collecting"), ""
+    if route == "Profiler":
+        return "unknown", (f"{var}.step() is never called: MindSpore's Profiler.stop() then only warns (\"{NO_STEP}\") "
+                           "and returns, as the end of its with block and its __del__ do, so the collector it started "
+                           f"at step 0 (a {first} step) is never stopped and on_trace_ready never runs; what the C++ "
+                           "collector leaves at exit is not read here"), ""
+    if form != "with" and not _stopped(ctx.tree, var):
+        return "unknown", (f"{var}.step() is never called, so the profiler stays at step 0 ({first}), and nothing in "
+                           f"this file stops it (no {var}.stop(), no with block): whether MindSpore saves the trace is "
+                           "not followed here"), ""
+    return "collects", "the whole run as one trace", (
+        f"steps recorded: the whole run, as one trace saved when the profiler stops ({var}.step() is never called), "
+        f"with a warning (\"{ENDED[first]}\")")
+
+
+def _stopped(tree: ast.AST, var: str) -> bool:
+    """Whether the file calls var.stop()."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "stop" and
+               isinstance(n.func.value, ast.Name) and n.func.value.id == var for n in ast.walk(tree))
+
+
+def _unmade(path: str, cwd: Optional[str], how: str, route: str) -> Optional[Tuple[str, str]]:
+    """(verdict, why) for a folder MindSpore cannot make, known here: under /proc or /sys, or an existing file (or
+    under one) below the launch folder (the record's profiler cases Profiler_output_*, profile_handler_*); None
+    otherwise. Where the folder could be made is not known here (permissions are the run's), nothing is said."""
+    reason = next((f"under {fs}" for fs in ("/proc", "/sys") if path == fs or path.startswith(fs + "/")), None)
+    top = os.path.abspath(cwd) if cwd is not None else None
+    if reason is None and top is not None and os.path.commonpath([path, top]) == top:
+        step = path
+        while step != top and reason is None:
+            if os.path.isfile(step):
+                reason = "a file" if step == path else f"{step} is a file"
+            step = os.path.dirname(step)
+    if reason is None:
+        return None
+    if reason == "a file":
+        if f"{path} (output_path" in how:
+            if route != "Profiler":     # (profile's own keywords hold no output_path: not a case of the record)
+                return None
+            return "fails", (f"output_path {path} is a file: mindspore.Profiler raises ProfilerPathErrorException "
+                             f"(\"Invalid input path is a file path: {path}\") when it is built")
+        return "unknown", (f"tensorboard_trace_handler's dir_name {path} is a file: the handler raises "
+                           "ProfilerPathErrorException (\"Invalid input path is a file path\"), which stops the job "
+                           "on MindSpore 2.7.0; on 2.8-2.10 it is logged as an error and the profiler gets no "
+                           "on_trace_ready, so its data goes to output_path (./data by default), unanalysed; which "
+                           "release runs is not known here")
+    return "collects_nothing", (f"MindSpore cannot make its folder in {path} ({reason}): making "
+                                "<hostname>_<pid>_<timestamp>_ascend_ms there when the collector starts raises "
+                                "ProfilerPathErrorException (\"Failed to make directory\"), which stops the job on "
+                                "MindSpore 2.7.0 and is logged as an error on 2.8-2.10, where the job goes on "
+                                "collecting nothing")
+
+
+def _ours(code: str) -> bool:
+    """Whether a finding is one of MindSpore's own rules (the catalog's group), which a keyword's value made
+    elsewhere carries to the profiler."""
+    from ..checks.catalog import BY_CODE
+    rule = BY_CODE.get(code)
+    return rule is not None and rule.group == "mindspore"
+
+
 def _stops(code: str) -> bool:
     """Whether a finding on the profiler's arguments stops the job, as its page says: an error of MindSpore's own
     rules (not the preflight's NPP901 on its folder, nor an internal error)."""
     from ..checks.catalog import BY_CODE
-    rule = BY_CODE.get(code)
-    return rule is not None and rule.group == "mindspore" and rule.level == "error"
+    return _ours(code) and BY_CODE[code].level == "error"
 
 
 def _activities(ctx, names, kws) -> Optional[Tuple[str, str]]:

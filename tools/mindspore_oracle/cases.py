@@ -9,13 +9,17 @@ validates its keywords with: ``ProfilerParameters(**kwargs)`` (its
 text of ``profiler_config.json``; for ``env`` it is the value of
 ``MS_PROFILER_OPTIONS``; for ``lifecycle`` it is a JSON object: a ``schedule`` call and
 the ``steps`` a training loop runs, each followed by ``prof.step()``, between the
-profiler's start and stop.
+profiler's start and stop. For ``profiler`` it is a script run with the wheel's own
+``Profiler``, ``profile`` and ``tensorboard_trace_handler`` (profiler.py) and ``mark(text)``,
+which puts the script's own steps among the calls; it ends with ``del prof``, what
+the program's end does to the profiler (its ``__del__``).
 """
 from __future__ import annotations
 
 import json
 
-APIS = ("ProfilerParameters", "schedule", "_ExperimentalConfig", "dynamic_json", "env", "path", "lifecycle")
+APIS = ("ProfilerParameters", "schedule", "_ExperimentalConfig", "dynamic_json", "env", "path", "lifecycle",
+        "profiler")
 
 PARAM_VALUES = {
     "profiler_level": [
@@ -101,6 +105,58 @@ LIFECYCLE = [
     ("never_stepped_wait", "schedule(wait=1, active=1)", 0),
     ("never_stepped_warmup", "schedule(wait=0, warmup=1, active=1)", 0),
     ("never_stepped_record", "schedule(wait=0, active=2)", 0),
+]
+
+
+def _run(ctor, steps=0, form="stop", before=""):
+    """A script that builds `ctor` as prof, steps it `steps` times and stops it (form "stop": prof.stop(); "with":
+    the with block's exit), then drops it as the program's end does."""
+    body = ("for _ in range(%d):\n    mark('prof.step()')\n    prof.step()\n" % steps) if steps else "mark('train')\n"
+    if form == "with":
+        text = "with %s as prof:\n%s" % (ctor, "".join("    " + line + "\n" for line in body.splitlines()))
+    else:
+        text = "prof = %s\n%smark('prof.stop()')\nprof.stop()\n" % (ctor, body)
+    return before + text + "mark('del prof')\ndel prof\n"
+
+
+_TB = "on_trace_ready=tensorboard_trace_handler('./tb')"
+# mindspore.Profiler and mindspore.profiler.profile run as scripts use them: stop() of a schedule never stepped
+# (Profiler returns at once), a trace saved at stop() after the last step, and a folder that cannot be made
+PROFILER_RUNS = [
+    ("Profiler_no_step_record_stop", _run("Profiler(schedule=schedule(wait=0, active=2), %s)" % _TB)),
+    ("Profiler_no_step_record_with", _run("Profiler(schedule=schedule(wait=0, active=2), %s)" % _TB, form="with")),
+    ("Profiler_no_step_save_stop", _run("Profiler(schedule=schedule(wait=0, active=1), %s)" % _TB)),
+    ("Profiler_no_step_warmup_stop", _run("Profiler(schedule=schedule(wait=0, warmup=1, active=1), %s)" % _TB)),
+    ("Profiler_no_step_wait_stop", _run("Profiler(schedule=schedule(wait=1, active=1), %s)" % _TB)),
+    ("Profiler_no_schedule_stop", _run("Profiler(%s)" % _TB)),
+    ("profile_no_step_record_stop", _run("profile(schedule=schedule(wait=0, active=2), %s)" % _TB)),
+    ("profile_no_step_record_with", _run("profile(schedule=schedule(wait=0, active=2), %s)" % _TB, form="with")),
+    ("profile_no_step_save_stop", _run("profile(schedule=schedule(wait=0, active=1), %s)" % _TB)),
+    ("Profiler_stepped_ends_in_record", _run("Profiler(schedule=schedule(wait=1, active=3, repeat=1), %s)" % _TB,
+                                             steps=2)),
+    ("Profiler_stepped_ends_at_record_start", _run("Profiler(schedule=schedule(wait=3, active=2, repeat=1), %s)"
+                                                   % _TB, steps=3)),
+    ("Profiler_stepped_ends_at_save", _run("Profiler(schedule=schedule(wait=2, active=1, repeat=1), %s)" % _TB,
+                                           steps=2)),
+    ("profile_stepped_ends_at_record_start", _run("profile(schedule=schedule(wait=3, active=2, repeat=1), %s)"
+                                                  % _TB, steps=3)),
+    ("profile_stepped_ends_at_save", _run("profile(schedule=schedule(wait=2, active=1, repeat=1), %s)" % _TB,
+                                          steps=2)),
+    ("profile_stepped_ends_at_save_with", _run("profile(schedule=schedule(wait=2, active=1, repeat=1), %s)" % _TB,
+                                               steps=2, form="with")),
+    ("Profiler_output_ok", _run("Profiler(output_path='./out')")),
+    ("Profiler_output_proc", _run("Profiler(output_path='/proc')")),
+    ("Profiler_output_under_proc", _run("Profiler(output_path='/proc/x')")),
+    ("Profiler_output_under_sys", _run("Profiler(output_path='/sys/x')")),
+    ("Profiler_output_file", _run("Profiler(output_path='f')", before="open('f', 'w').close()\n")),
+    ("Profiler_output_under_file", _run("Profiler(output_path='f/sub')", before="open('f', 'w').close()\n")),
+    ("Profiler_output_under_proc_scheduled", _run("Profiler(output_path='/proc/x', schedule=schedule(wait=1, "
+                                                  "active=1, repeat=1))", steps=2)),
+    ("profile_handler_under_proc", _run("profile(on_trace_ready=tensorboard_trace_handler('/proc/x'))")),
+    ("profile_handler_file", _run("profile(on_trace_ready=tensorboard_trace_handler('f'))",
+                                  before="open('f', 'w').close()\n")),
+    ("profile_handler_under_file", _run("profile(on_trace_ready=tensorboard_trace_handler('f/sub'))",
+                                        before="open('f', 'w').close()\n")),
 ]
 
 EXP_CALLS = [
@@ -214,6 +270,8 @@ def all_cases():
     for cid, call, steps in LIFECYCLE:
         out.append({"case": "lifecycle.%s" % cid, "api": "lifecycle",
                     "call": json.dumps({"schedule": call, "steps": steps}, sort_keys=True)})
+    for cid, call in PROFILER_RUNS:
+        out.append({"case": "profiler.%s" % cid, "api": "profiler", "call": call})
     for cid, call in PATH_CALLS:
         out.append({"case": "path.%s" % cid, "api": "path", "call": call})
     ids = [c["case"] for c in out]

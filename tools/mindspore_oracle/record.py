@@ -6,7 +6,8 @@ For every release in RELEASES: downloads the published wheel into a temporary
 folder (``pip download mindspore==<v> --no-deps``; 2.10.0 is ~804 MB), checks
 its ``mindspore/version.py``, extracts only ``mindspore/profiler/**`` (less the
 package root and ``profiler.py``, which load the C++ core) into a temporary
-sandbox, lays our stand-ins (``standins/``) over them, and runs every case of
+sandbox (``profiler.py`` beside it, in ``wheel/``, for the ``profiler`` cases to
+load), lays our stand-ins (``standins/``) over them, and runs every case of
 ``cases.py`` with ``runner.py``. Needs no torch; the path cases need numpy. Writes
 ``tests/oracle/mindspore/records.jsonl``, sorted; nothing from the wheel is
 written under the repository and the temporary folder is removed.
@@ -63,10 +64,14 @@ def download(version, python_tag, dest):
 
 
 def extract(wheel, sandbox):
+    os.makedirs(os.path.join(sandbox, "wheel"), exist_ok=True)
     with zipfile.ZipFile(wheel) as zf:
         for name in zf.namelist():
             if name.endswith(".py") and name.startswith("mindspore/profiler/") and name not in REPLACED:
                 zf.extract(name, sandbox)
+            elif name == "mindspore/profiler/profiler.py":      # run by the `profiler` cases, outside the package
+                with zf.open(name) as src, open(os.path.join(sandbox, "wheel", "profiler.py"), "wb") as dst:
+                    shutil.copyfileobj(src, dst)
             elif name == "mindspore/version.py":
                 zf.extract(name, sandbox)
     standins = os.path.join(HERE, "standins")

@@ -132,6 +132,8 @@ def run_case(case, sandbox):
                 out["after"] = _path_case(case["call"])
             elif api == "lifecycle":
                 out["calls"] = _lifecycle(case["call"], names)
+            elif api == "profiler":
+                out["calls"], out["after"] = _profiler(case["call"], names, sandbox, cwd)
             elif api == "env":
                 from mindspore.profiler import profiler as stand_in
                 os.environ["MS_PROFILER_OPTIONS"] = case["call"]
@@ -152,6 +154,9 @@ def run_case(case, sandbox):
             out["raised"] = "%s: %s" % (type(ex).__name__, text[0] if text else "")
         cap.close()
     out["warnings"] = [_normalise(line, sandbox, cwd) for line in cap.lines if line.strip()]
+    if api == "profiler":       # (the folders a started profiler names hold the hostname, pid and time)
+        out["warnings"] = [_shown(line) for line in out["warnings"]]
+        out["raised"] = out["raised"] and _shown(_normalise(out["raised"], sandbox, cwd))
     if "after" in out:
         out["after"] = json.loads(_normalise(json.dumps(out["after"], sort_keys=True), sandbox, cwd))
     return out
@@ -193,23 +198,82 @@ def _lifecycle(call, names):
     return list(calls)
 
 
+class _Platform:
+    """Stands in for a platform profiler (platform/cpu_profiler.py and npu_profiler.py drive the C++ collector):
+    what ProfilerInterface asks of it, in order. A fixed hash fixes the order of ProfilerInterface's set."""
+    target = ""
+    calls = []
+
+    def __hash__(self):
+        return {"CPU": 1, "Ascend": 2}[self.target]
+
+
+for _name in ("start", "stop", "analyse", "finalize"):
+    setattr(_Platform, _name, lambda self, _n=_name, **kw: self.calls.append("%s %s" % (self.target, _n)))
+
+
+def _profiler(call, names, sandbox, cwd):
+    """The wheel's own profiler.py (Profiler, profile) and ProfilerInterface run `call`, with the platform
+    profilers (the C++ collector), RecordFunction's recorder and the executor's sync stood in for; `mark(text)`
+    puts the script's own steps among the calls. Returns the calls and the folders made under the case's cwd."""
+    import gc
+    import importlib
+    import importlib.util
+    import types
+    import mindspore.profiler  # noqa: F401  (the stand-in package root: it imports the stand-in profiler.py)
+    recorder = types.ModuleType("mindspore._c_expression")
+    recorder.PythonProfilerRecorder = type("PythonProfilerRecorder", (), {
+        "__init__": lambda self, name: None, "record_start": lambda self: None, "record_end": lambda self: None})
+    sync = types.SimpleNamespace(sync=lambda: None)
+    platform = types.ModuleType("mindspore.profiler.platform")
+    platform.__path__ = [os.path.join(sandbox, "mindspore", "profiler", "platform")]   # (its __init__ loads C++)
+    analysis = types.ModuleType("mindspore.profiler.platform.npu_profiler")
+    analysis.NPUProfilerAnalysis = type("NPUProfilerAnalysis", (), {})
+    sys.modules.update({"mindspore._c_expression": recorder, "mindspore.profiler.platform": platform,
+                        "mindspore.profiler.platform.npu_profiler": analysis})
+    for name in ("mindspore.graph", "mindspore.common"):      # (_pynative_executor's home differs by release)
+        package, api = types.ModuleType(name), types.ModuleType(name + ".api")
+        package.__path__, api._pynative_executor = [], sync
+        sys.modules.setdefault(name, package)
+        sys.modules.setdefault(name + ".api", api)
+    registry = importlib.import_module("mindspore.profiler.common.registry").PROFILERS
+    for target in ("CPU", "Ascend"):
+        registry.modules[target] = type("Platform" + target, (_Platform,), {"target": target})
+    spec = importlib.util.spec_from_file_location("mindspore.profiler.profiler",
+                                                  os.path.join(sandbox, "wheel", "profiler.py"))
+    real = importlib.util.module_from_spec(spec)
+    sys.modules["mindspore.profiler.profiler"] = real
+    spec.loader.exec_module(real)
+    calls = _Platform.calls
+    ns = {"Profiler": real.Profiler, "profile": real.Profile, "schedule": names["schedule"],
+          "tensorboard_trace_handler": real.tensorboard_trace_handler, "mark": calls.append}
+    exec(compile(call, "<case>", "exec"), ns)
+    ns.clear()
+    gc.collect()
+    made = [_shown(os.path.relpath(os.path.join(dirpath, entry), cwd))
+            for dirpath, dirs, files in os.walk(cwd) for entry in dirs + files]
+    return list(calls), {"made": sorted(made)}
+
+
+def _shown(path):
+    """A path the profiler names, with the hostname, pid and UTC timestamp written <hostname>, <pid>, <timestamp>."""
+    import re
+    import socket
+    path = path.replace(socket.gethostname() + "_", "<hostname>_").replace("_%d_" % os.getpid(), "_<pid>_")
+    return re.sub(r"_\d{17}_ascend_ms", "_<timestamp>_ascend_ms", path)
+
+
 def _path_case(call):
     """The folders the path code names for a profiler that starts after `call` (hostname, pid and the UTC
     timestamp written as <hostname>, <pid>, <timestamp>)."""
-    import re
-    import socket
     from mindspore.profiler.common.profiler_context import ProfilerContext
     from mindspore.profiler.common.profiler_info import ProfilerInfo
     from mindspore.profiler.common.profiler_path_manager import ProfilerPathManager
     ctx, paths = ProfilerContext(), ProfilerPathManager()
     exec(compile(call, "<case>", "exec"), {"ctx": ctx, "paths": paths, "os": os})
-
-    def shown(path):
-        path = path.replace(socket.gethostname() + "_", "<hostname>_").replace("_%d_" % os.getpid(), "_<pid>_")
-        return re.sub(r"_\d{17}_ascend_ms", "_<timestamp>_ascend_ms", path)
-    return {"output_path": ctx.output_path, "ascend_ms_dir": shown(ctx.ascend_ms_dir),
-            "framework_path": shown(ctx.framework_path),
-            "ascend_profiler_output_path": shown(ctx.ascend_profiler_output_path),
+    return {"output_path": ctx.output_path, "ascend_ms_dir": _shown(ctx.ascend_ms_dir),
+            "framework_path": _shown(ctx.framework_path),
+            "ascend_profiler_output_path": _shown(ctx.ascend_profiler_output_path),
             "rank_id": ctx._rank_id,        # (ProfilerInfo is wrapped in the package's Singleton: its class is _cls)
             "info_file": ProfilerInfo._cls.PROFILER_INFO_FILE.format(ctx._rank_id)}
 
