@@ -71,10 +71,11 @@ import copy
 import os
 import re
 import stat
+import threading
 from itertools import accumulate, chain, compress, count, filterfalse, islice, repeat
 from operator import add, contains
 from types import ModuleType
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from ..checks.shell_scan import JOINED, JOINED_SEARCHES, Gated, may_have_setups as _may_have_setups, may_start
 from ..shell.state import MAX_COMMANDS, MAX_SOURCED
@@ -1162,8 +1163,10 @@ def _sets_none(text: str, at: int, functions: Set[str]) -> bool:
         head = _head_of(text, at)
         return head is not None and head not in _NAME_SETTERS and head not in _SETTERS and head not in functions
     for words, _, _ in _lexed_whole(text):
-        if not words or words[0][0] > at or words[-1][1] <= at:
+        if not words or words[-1][1] <= at:
             continue
+        if words[0][0] > at:
+            break                       # (the commands come in order: none after this one holds it)
         heads = [text[a:b] for a, b in words if a <= at]
         while heads and (heads[0] in _LEXED_KEYWORDS or _ASSIGNED_TO.match(heads[0])):
             heads.pop(0)
@@ -1172,18 +1175,49 @@ def _sets_none(text: str, at: int, functions: Set[str]) -> bool:
     return True
 
 
-def _lexed_whole(text: str) -> list:
+def _lexed_whole(text: str) -> "_Lexed":
     """The commands of the whole text, as the walk's lexer reads it (parse.lexed_commands), kept for the texts last
     asked (the few files of one launcher, asked of in turn)."""
     kept = _whole.get(text)
     if kept is None:
         if len(_whole) >= 8:
             _whole.clear()
-        kept = _whole[text] = list(_shell("parse").lexed_commands(text))
+        kept = _whole[text] = _Lexed(text)
     return kept
 
 
-_whole: Dict[str, list] = {}       # text: its commands, lexed whole
+class _Lexed:
+    """A text's commands (parse.lexed_commands), in order, lexed as far as they are asked for: the lexer reads left to
+    right, so each command it gives is the whole lexing's, and each starts after the one before it ends (a question
+    of a place stops at the first command that starts after it: over p130's launchers, the places _sets_none asks of
+    stand in the first half of their texts, GNMT's wmt16_en_de.sh's at its 9th line of 150)."""
+
+    __slots__ = ("done", "_more", "_lock")
+
+    def __init__(self, text: str):
+        self.done: List[tuple] = []     # (the commands lexed so far)
+        self._more: Optional[Iterator[tuple]] = _shell("parse").lexed_commands(text)
+        self._lock = threading.Lock()   # (the server's threads scan too: a generator is run by one at a time)
+
+    def __iter__(self) -> Iterator[tuple]:
+        k = 0
+        while k < len(self.done) or self._next():
+            yield self.done[k]
+            k += 1
+
+    def _next(self) -> bool:
+        """Lex one command more (False: none is left)."""
+        with self._lock:
+            if self._more is not None:
+                command = next(self._more, None)
+                if command is not None:
+                    self.done.append(command)
+                    return True
+                self._more = None
+            return False
+
+
+_whole: Dict[str, _Lexed] = {}       # text: its commands, lexed from its start
 
 
 def _line_start(text: str, at: int) -> int:
@@ -1587,7 +1621,9 @@ def _piped_first(text: str, at: int) -> Optional[int]:
 def _whole_word(text: str, at: int) -> Optional[Tuple[int, int]]:
     """The span of the word that holds text[at] as the walk's lexer reads the text from its start (None: in none)."""
     for words, _, _ in _lexed_whole(text):
-        if words and words[0][0] <= at < words[-1][1]:
+        if words and words[0][0] > at:
+            break                       # (the commands come in order: none after this one holds it)
+        if words and at < words[-1][1]:
             return next(((a, b) for a, b in words if a <= at < b), None)
     return None
 
@@ -2248,8 +2284,19 @@ def _unknown_loop(name: str, text: str) -> bool:
     walk knows no value of (`for f in ${OUTPUT_DIR}/*.de`, OUTPUT_DIR=${1:-...}): of the launcher's own argument, or
     never set (_unknown_value)."""
     lists = _loop_lists(name, text)
-    return lists is not None and all(any(_unknown_value(m.group(1) or m.group(2), text)
-                                         for m in re.compile(_CD_PART).finditer(w)) for words in lists for w in words)
+    if lists is None:
+        return False
+    known: Dict[str, bool] = {}         # (each variable's answer, once: GNMT's loops read ${OUTPUT_DIR} five times)
+    for w in chain.from_iterable(lists):
+        for m in re.compile(_CD_PART).finditer(w):
+            var = m.group(1) or m.group(2)
+            if var not in known:
+                known[var] = _unknown_value(var, text)
+            if known[var]:
+                break
+        else:
+            return False
+    return True
 
 
 def _unknown_value(name: str, text: str) -> bool:
