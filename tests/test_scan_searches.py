@@ -117,3 +117,39 @@ def test_a_text_split_once_is_split_again_when_another_is_asked():
     assert S._lines("c") == ["c"]
     assert S._unfollowed("x=1\nset -- a") == "a computed name (set --)"
     assert S._heads_by_value("x=1\n$c a") == [4]
+
+
+# the patterns _cd_height and _top_level compiled at their first use (2.2M, 1.0M and 0.2M instructions), replaced by
+# str methods and runs of _RUN (docs/performance.md, Session s68 scanout)
+_NOT_PLAIN_BEFORE = (r"""(?<![\w.-])(?:cd|pushd|popd|dirname|if|then|elif|else|fi|for|while|until|do|done|case|"""
+                     r"""esac|select|function|eval|exec|source|alias|trap|CDPATH)(?![\w.-])|\.\.|['"`\\(){}&|$]|"""
+                     r"""<<|(?:^|;)[ \t]*\.[ \t]""")
+_BLOCK_WORD_BEFORE = r"(?<![\w.-])(if|then|elif|else|fi|case|esac|for|while|until|select|do|done|function)(?![\w.-])"
+WORD_ATOMS = ["cd", "pushd", "dirname", "if", "fi", "done", "do", "don", "function", "CDPATH", "eval", ".", "..", "-",
+              "_", "x", "\u00e9", " ", "\t", ";", "/", "<<", "<", "${", "}", '"', "'", "$", "(", ")", "&", "|", "\\"]
+
+
+def _lines_of_words(seed, n):
+    rnd = random.Random(seed)
+    for _ in range(n):
+        yield "".join(rnd.choice(WORD_ATOMS) for _ in range(rnd.randint(0, 12)))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_line_is_plain_as_before(seed):
+    import re
+    before = re.compile(_NOT_PLAIN_BEFORE)
+    for line in _lines_of_words(seed, 8000):
+        assert S._not_plain(line) == bool(before.search(line)), line
+    assert S._not_plain(" ;\t. env") and S._not_plain("a; . b") and not S._not_plain(".env") and \
+        not S._not_plain("x.cd cd- -cd cd. \u00e9cd")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_block_words_and_quotes_in_braces_are_those_found_before(seed):
+    import re
+    block, quoted = re.compile(_BLOCK_WORD_BEFORE), re.compile(r"\$\{[^}]*[\"']")
+    for line in _lines_of_words(seed, 8000):
+        assert [(m.start(), m.group()) for m in re.compile(S._RUN).finditer(line) if m.group() in S._BLOCK_WORDS] == \
+            [(m.start(), m.group(1)) for m in block.finditer(line)], line
+        assert S._quote_in_brace(line) == bool(quoted.search(line)), line
