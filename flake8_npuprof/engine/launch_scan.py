@@ -2354,7 +2354,7 @@ def _cd_height(t: _Text, folder: str) -> Optional[int]:
 
 def _not_plain(line: str) -> bool:
     """Whether a line holds any of _NOT_PLAIN_WORDS standing alone, `..`, one of _NOT_PLAIN_SIGNS, `<<`, or a `.` command
-    at its start or after a `;` (`(?:^|;)[ \t]*\.[ \t]`)."""
+    at its start or after a `;` (`(?:^|;)[ \\t]*\\.[ \\t]`)."""
     if ".." in line or "<<" in line or any(c in line for c in _NOT_PLAIN_SIGNS):
         return True
     if any(part.lstrip(" \t")[:1] == "." and part.lstrip(" \t")[1:2] in (" ", "\t") for part in line.split(";")):
