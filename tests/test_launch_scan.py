@@ -3249,3 +3249,35 @@ def test_a_file_read_after_it_was_looked_at_is_not_looked_at_again(tmp_path, mon
         assert rec.complete
         observed.reading(str(script))
     assert not rec.complete and rec.paths == {str(script): real(str(script))}
+
+
+def test_a_place_near_a_texts_start_lexes_it_only_that_far():
+    """_sets_none and _whole_word read the commands of the whole text (the walk's lexer from its start) only up to
+    the first that starts after the place asked of: the commands come in order, so the answer is the whole lexing's;
+    another question, further on, lexes on from there."""
+    from flake8_npuprof.engine import launch_scan
+    text = 'echo "set the OUTPUT_DIR variable"\nOUTPUT_DIR=x\n' + "".join(f'echo "{k}"\n' for k in range(500))
+    at = text.index("OUTPUT_DIR")
+    launch_scan._whole.clear()
+    assert launch_scan._sets_none(text, at, set())
+    assert len(launch_scan._whole[text].done) <= 2
+    far = text.index('"499"')
+    assert launch_scan._whole_word(text, far) == (far, far + 5)
+    assert len(launch_scan._whole[text].done) == 502
+    assert launch_scan._whole_word(text, len(text) - 1) is None and launch_scan._sets_none(text, len(text) - 1, set())
+    assert [c[0] for c in launch_scan._whole[text]] == [c[0] for c in launch_scan._shell("parse").lexed_commands(text)]
+
+
+def test_a_loop_variable_asks_of_each_variable_its_words_read_once(monkeypatch):
+    """_unknown_loop asks _unknown_value of each variable its loops' words read once (GNMT's wmt16_en_de.sh reads
+    ${OUTPUT_DIR} in five loops), and answers as before: the walk knows no value of f, each word's OUTPUT_DIR is the
+    launcher's own argument."""
+    from flake8_npuprof.engine import launch_scan
+    asked: list = []
+    real = launch_scan._unknown_value
+    monkeypatch.setattr(launch_scan, "_unknown_value", lambda name, text: asked.append(name) or real(name, text))
+    text = 'OUTPUT_DIR=${1:-"data/x"}\n' + "".join(f"for f in ${{OUTPUT_DIR}}/*.{e}; do\n  echo $f\ndone\n"
+                                                   for e in ("de", "en", "tok.de", "tok.en", "clean"))
+    assert launch_scan._unknown_loop("f", text)
+    assert asked == ["OUTPUT_DIR"]
+    assert not launch_scan._unknown_loop("f", text.replace("${1:-", "${X:-"))

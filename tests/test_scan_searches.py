@@ -8,6 +8,7 @@ import random
 import pytest
 
 from flake8_npuprof.engine import launch_scan as S
+from flake8_npuprof.shell.state import MAX_COMMANDS
 
 HERE = os.path.dirname(__file__)
 LAUNCHERS = sorted(glob.glob(os.path.join(HERE, "**", "*.sh"), recursive=True) +
@@ -117,3 +118,77 @@ def test_a_text_split_once_is_split_again_when_another_is_asked():
     assert S._lines("c") == ["c"]
     assert S._unfollowed("x=1\nset -- a") == "a computed name (set --)"
     assert S._heads_by_value("x=1\n$c a") == [4]
+
+
+# the patterns _cd_height and _top_level compiled at their first use (2.2M, 1.0M and 0.2M instructions), replaced by
+# str methods and runs of _RUN (docs/performance.md, Session s68 scanout)
+_NOT_PLAIN_BEFORE = (r"""(?<![\w.-])(?:cd|pushd|popd|dirname|if|then|elif|else|fi|for|while|until|do|done|case|"""
+                     r"""esac|select|function|eval|exec|source|alias|trap|CDPATH)(?![\w.-])|\.\.|['"`\\(){}&|$]|"""
+                     r"""<<|(?:^|;)[ \t]*\.[ \t]""")
+_BLOCK_WORD_BEFORE = r"(?<![\w.-])(if|then|elif|else|fi|case|esac|for|while|until|select|do|done|function)(?![\w.-])"
+WORD_ATOMS = ["cd", "pushd", "dirname", "if", "fi", "done", "do", "don", "function", "CDPATH", "eval", ".", "..", "-",
+              "_", "x", "\u00e9", " ", "\t", ";", "/", "<<", "<", "${", "}", '"', "'", "$", "(", ")", "&", "|", "\\"]
+
+
+def _lines_of_words(seed, n):
+    rnd = random.Random(seed)
+    for _ in range(n):
+        yield "".join(rnd.choice(WORD_ATOMS) for _ in range(rnd.randint(0, 12)))
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_line_is_plain_as_before(seed):
+    import re
+    before = re.compile(_NOT_PLAIN_BEFORE)
+    for line in _lines_of_words(seed, 8000):
+        assert S._not_plain(line) == bool(before.search(line)), line
+    assert S._not_plain(" ;\t. env") and S._not_plain("a; . b") and not S._not_plain(".env") and \
+        not S._not_plain("x.cd cd- -cd cd. \u00e9cd")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_block_words_and_quotes_in_braces_are_those_found_before(seed):
+    import re
+    block, quoted = re.compile(_BLOCK_WORD_BEFORE), re.compile(r"\$\{[^}]*[\"']")
+    for line in _lines_of_words(seed, 8000):
+        assert [(m.start(), m.group()) for m in re.compile(S._RUN).finditer(line) if m.group() in S._BLOCK_WORDS] == \
+            [(m.start(), m.group(1)) for m in block.finditer(line)], line
+        assert S._quote_in_brace(line) == bool(quoted.search(line)), line
+
+
+def test_a_word_of_may_start_is_looked_for_before_the_other_searches(monkeypatch):
+    """shell_scan.may_start searches its first pattern (`.py`, `.sh`), then its words (`source`, `-m`, `.`), then the
+    rest: the same answer in any order, found soonest in this one (docs/performance.md, Session s68 scanout)."""
+    from flake8_npuprof.checks import shell_scan
+
+    class Never:
+        def search(self, text):
+            raise AssertionError("searched after a word was found")
+
+    monkeypatch.setattr(shell_scan, "_MAY_START", shell_scan._MAY_START[:1] + (Never(),))
+    assert shell_scan.may_start("source env\n") and shell_scan.may_start("python -m pkg.mod\n")
+    assert shell_scan.may_start("bash x.sh\n")
+
+
+def _may_start_before(text):
+    """shell_scan.may_start as it was (every search before the words)."""
+    from flake8_npuprof.checks import shell_scan
+    if any(p.search(text) for p in shell_scan._MAY_START):
+        return True
+    for pattern, before in shell_scan._WORDS:
+        for m in pattern.finditer(text):
+            at = m.start()
+            if not at or (text[at - 1] in before if before else not (text[at - 1].isalnum() or text[at - 1] == "_")):
+                return True
+    return len(text) >= MAX_COMMANDS and sum(text.count(c) for c in shell_scan._COMMAND_ENDS) + 1 > MAX_COMMANDS
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_may_start_answers_as_before(seed):
+    from flake8_npuprof.checks.shell_scan import may_start
+    rnd = random.Random(seed)
+    atoms = ATOMS + [".py", ".sh", "x", "-m", "--mo", "source", "function", ".", "()", "${a%", "${a[0]}%", "]%", "}py",
+                     '."py"', "python", "python3 -", "$P", "\\\n", "$1"]
+    texts = ["".join(rnd.choice(atoms) for _ in range(rnd.randint(1, 20))) for _ in range(6000)]
+    for text in texts + [open(p, encoding="utf-8", errors="replace").read() for p in LAUNCHERS]:
+        assert may_start(text) == _may_start_before(text), text

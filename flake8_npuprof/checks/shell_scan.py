@@ -170,13 +170,19 @@ def needs_walk(text: str) -> bool:
 def may_start(text: str) -> bool:
     """needs_walk for a text without a profiling word (engine/launch_scan.why_walked looks for that word first:
     lowering a text costs about as much as these searches of it, so it is lowered once)."""
-    if any(p.search(text) for p in _MAY_START):
+    # (the first search, then the words, then the other searches: any order gives the same answer, and this one
+    # stops soonest where one holds: a `.py` or `.sh` word starts most launchers' scripts, a `-m`, `source` or `.` most
+    # of the others'; over the 1,936 .sh of p130 and both zoos that name no profiling word, 118M to 98M instructions,
+    # over issue 44's 221 launchers 22.0M to 15.8M)
+    if _MAY_START[0].search(text):
         return True
     for pattern, before in _WORDS:
         for m in pattern.finditer(text):
             at = m.start()
             if not at or (text[at - 1] in before if before else not (text[at - 1].isalnum() or text[at - 1] == "_")):
                 return True
+    if any(p.search(text) for p in _MAY_START[1:]):
+        return True
     # (each command ends with one of _COMMAND_ENDS: a shorter text than the bound cannot reach it, and is not counted)
     return len(text) >= MAX_COMMANDS and sum(text.count(c) for c in _COMMAND_ENDS) + 1 > MAX_COMMANDS
 

@@ -71,10 +71,11 @@ import copy
 import os
 import re
 import stat
+import threading
 from itertools import accumulate, chain, compress, count, filterfalse, islice, repeat
 from operator import add, contains
 from types import ModuleType
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Optional, Set, Tuple
 
 from ..checks.shell_scan import JOINED, JOINED_SEARCHES, Gated, may_have_setups as _may_have_setups, may_start
 from ..shell.state import MAX_COMMANDS, MAX_SOURCED
@@ -1162,8 +1163,10 @@ def _sets_none(text: str, at: int, functions: Set[str]) -> bool:
         head = _head_of(text, at)
         return head is not None and head not in _NAME_SETTERS and head not in _SETTERS and head not in functions
     for words, _, _ in _lexed_whole(text):
-        if not words or words[0][0] > at or words[-1][1] <= at:
+        if not words or words[-1][1] <= at:
             continue
+        if words[0][0] > at:
+            break                       # (the commands come in order: none after this one holds it)
         heads = [text[a:b] for a, b in words if a <= at]
         while heads and (heads[0] in _LEXED_KEYWORDS or _ASSIGNED_TO.match(heads[0])):
             heads.pop(0)
@@ -1172,18 +1175,49 @@ def _sets_none(text: str, at: int, functions: Set[str]) -> bool:
     return True
 
 
-def _lexed_whole(text: str) -> list:
+def _lexed_whole(text: str) -> "_Lexed":
     """The commands of the whole text, as the walk's lexer reads it (parse.lexed_commands), kept for the texts last
     asked (the few files of one launcher, asked of in turn)."""
     kept = _whole.get(text)
     if kept is None:
         if len(_whole) >= 8:
             _whole.clear()
-        kept = _whole[text] = list(_shell("parse").lexed_commands(text))
+        kept = _whole[text] = _Lexed(text)
     return kept
 
 
-_whole: Dict[str, list] = {}       # text: its commands, lexed whole
+class _Lexed:
+    """A text's commands (parse.lexed_commands), in order, lexed as far as they are asked for: the lexer reads left to
+    right, so each command it gives is the whole lexing's, and each starts after the one before it ends (a question
+    of a place stops at the first command that starts after it: over p130's launchers, the places _sets_none asks of
+    stand in the first half of their texts, GNMT's wmt16_en_de.sh's at its 9th line of 150)."""
+
+    __slots__ = ("done", "_more", "_lock")
+
+    def __init__(self, text: str):
+        self.done: List[tuple] = []     # (the commands lexed so far)
+        self._more: Optional[Iterator[tuple]] = _shell("parse").lexed_commands(text)
+        self._lock = threading.Lock()   # (the server's threads scan too: a generator is run by one at a time)
+
+    def __iter__(self) -> Iterator[tuple]:
+        k = 0
+        while k < len(self.done) or self._next():
+            yield self.done[k]
+            k += 1
+
+    def _next(self) -> bool:
+        """Lex one command more (False: none is left)."""
+        with self._lock:
+            if self._more is not None:
+                command = next(self._more, None)
+                if command is not None:
+                    self.done.append(command)
+                    return True
+                self._more = None
+            return False
+
+
+_whole: Dict[str, _Lexed] = {}       # text: its commands, lexed from its start
 
 
 def _line_start(text: str, at: int) -> int:
@@ -1587,7 +1621,9 @@ def _piped_first(text: str, at: int) -> Optional[int]:
 def _whole_word(text: str, at: int) -> Optional[Tuple[int, int]]:
     """The span of the word that holds text[at] as the walk's lexer reads the text from its start (None: in none)."""
     for words, _, _ in _lexed_whole(text):
-        if words and words[0][0] <= at < words[-1][1]:
+        if words and words[0][0] > at:
+            break                       # (the commands come in order: none after this one holds it)
+        if words and at < words[-1][1]:
             return next(((a, b) for a, b in words if a <= at < b), None)
     return None
 
@@ -2248,8 +2284,19 @@ def _unknown_loop(name: str, text: str) -> bool:
     walk knows no value of (`for f in ${OUTPUT_DIR}/*.de`, OUTPUT_DIR=${1:-...}): of the launcher's own argument, or
     never set (_unknown_value)."""
     lists = _loop_lists(name, text)
-    return lists is not None and all(any(_unknown_value(m.group(1) or m.group(2), text)
-                                         for m in re.compile(_CD_PART).finditer(w)) for words in lists for w in words)
+    if lists is None:
+        return False
+    known: Dict[str, bool] = {}         # (each variable's answer, once: GNMT's loops read ${OUTPUT_DIR} five times)
+    for w in chain.from_iterable(lists):
+        for m in re.compile(_CD_PART).finditer(w):
+            var = m.group(1) or m.group(2)
+            if var not in known:
+                known[var] = _unknown_value(var, text)
+            if known[var]:
+                break
+        else:
+            return False
+    return True
 
 
 def _unknown_value(name: str, text: str) -> bool:
@@ -2269,9 +2316,16 @@ def _unknown_value(name: str, text: str) -> bool:
 # or to make a command conditional, repeated, skipped or text (a quote, `\\`-newline, here-document, block, subshell,
 # pipeline, background)
 _CD_LINE = r"[ \t]*cd[ \t]+([\w.+][\w./+-]*)[ \t]*;?[ \t]*"       # (not `cd -`: the folder before)
-_NOT_PLAIN = (r"""(?<![\w.-])(?:cd|pushd|popd|dirname|if|then|elif|else|fi|for|while|until|do|done|case|"""
-              r"""esac|select|function|eval|exec|source|alias|trap|CDPATH)(?![\w.-])|\.\.|['"`\\(){}&|$]|"""
-              r"""<<|(?:^|;)[ \t]*\.[ \t]""")      # (searched in each line)
+# (_not_plain: a word of these standing alone, as `(?<![\w.-])(?:cd|...)(?![\w.-])` finds it, `..`, one of these
+# characters, `<<`, or a `.` command at the line's start or after a `;`)
+_NOT_PLAIN_WORDS = frozenset(("cd", "pushd", "popd", "dirname", "if", "then", "elif", "else", "fi", "for", "while",
+                              "until", "do", "done", "case", "esac", "select", "function", "eval", "exec", "source",
+                              "alias", "trap", "CDPATH"))
+_NOT_PLAIN_SIGNS = "'\"`\\(){}&|$"
+# a run of the characters a word of _NOT_PLAIN_WORDS or _BLOCK_WORDS may not stand beside (each run is a match of
+# `(?<![\w.-])WORD(?![\w.-])` where it is such a word: the alternations of those words compiled at their first use
+# cost 2.2M and 1.0M instructions, this 0.1M)
+_RUN = r"[\w.-]+"
 
 
 def _cd_height(t: _Text, folder: str) -> Optional[int]:
@@ -2279,7 +2333,7 @@ def _cd_height(t: _Text, folder: str) -> Optional[int]:
     a line `cd DIR` (DIR relative, written out; siammask's make.sh: `cd utils/pyvotkit` ... `cd ../../`), each to a
     folder that is there from where the lines before it went: bash and the walk run them in the order written, each
     once, each going there. None where that is not so: the launcher names a file to run or source, defines a function,
-    or has a line other than such a `cd` that holds any of _NOT_PLAIN (a `cd` in a branch, loop, `&&`, subshell or
+    or has a line other than such a `cd` that holds any of _not_plain's (a `cd` in a branch, loop, `&&`, subshell or
     string may not run)."""
     if t.shells or t.defined or any(c in t.text for c in "$'\"`(&|\\"):     # (in C: most texts hold one)
         return None
@@ -2287,7 +2341,7 @@ def _cd_height(t: _Text, folder: str) -> Optional[int]:
     for line in t.text.split("\n"):
         cd = re.compile(_CD_LINE).fullmatch(line)
         if cd is None:
-            if re.compile(_NOT_PLAIN).search(line):
+            if _not_plain(line):
                 return None
             continue
         for step in cd.group(1).split("/"):
@@ -2298,12 +2352,23 @@ def _cd_height(t: _Text, folder: str) -> Optional[int]:
     return height
 
 
+def _not_plain(line: str) -> bool:
+    """Whether a line holds any of _NOT_PLAIN_WORDS standing alone, `..`, one of _NOT_PLAIN_SIGNS, `<<`, or a `.` command
+    at its start or after a `;` (`(?:^|;)[ \\t]*\\.[ \\t]`)."""
+    if ".." in line or "<<" in line or any(c in line for c in _NOT_PLAIN_SIGNS):
+        return True
+    if any(part.lstrip(" \t")[:1] == "." and part.lstrip(" \t")[1:2] in (" ", "\t") for part in line.split(";")):
+        return True
+    return not _NOT_PLAIN_WORDS.isdisjoint(re.compile(_RUN).findall(line))
+
+
 # a line `cd WORD`, WORD written out but for `$X`, `${X}`
 # (BigGAN's train_1p.sh: `cd ${EXEC_DIR}/${RESULTS}/${device_id}`)
 _LOST_CD = r"[ \t]*cd[ \t]+((?:[\w./+-]|\$[A-Za-z_]\w*|\$\{[A-Za-z_]\w*\})+)[ \t]*"
 _CD_PART = r"\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})"
 # the words that open or close a block, and what each opener is closed by
-_BLOCK_WORD = r"(?<![\w.-])(if|then|elif|else|fi|case|esac|for|while|until|select|do|done|function)(?![\w.-])"
+_BLOCK_WORDS = frozenset(("if", "then", "elif", "else", "fi", "case", "esac", "for", "while", "until", "select", "do",
+                          "done", "function"))     # (each a run of _RUN)
 _CLOSED_BY = {"if": "fi", "case": "esac", "for": "done", "while": "done", "until": "done", "select": "done"}
 _GIVEN = r"""=(["']?)\$(?:\d|\{\d+\})\1[ \t]*(?=\n|$)"""       # (one of the launcher's arguments: check knows none)
 # a value without a blank, as the walk gives it: a name written out, `$(pwd)` where no folder the walk goes to has one
@@ -2366,14 +2431,16 @@ def _top_level(head: str) -> bool:
         return False
     lines = re.compile(_OWN_FOLDER_SET).sub("=D", head).split("\n")   # (its quotes nest in `$(`: taken out)
     if any(not _quotes_closed(line) or line.count("(") != line.count(")") or
-           ('"' in line or "'" in line) and ("$(" in line or re.search(r"\$\{[^}]*[\"']", line)) for line in lines):
+           ('"' in line or "'" in line) and ("$(" in line or _quote_in_brace(line)) for line in lines):
         return False                            # (quotes only where no `$(` or `${` may nest others)
     last = next((line.strip() for line in reversed(lines) if line.strip()), "")
     if last.endswith(("&&", "||", "|")):
         return False
     opened: List[str] = []
-    for m in re.compile(_BLOCK_WORD).finditer(head):
-        word = m.group(1)
+    for m in re.compile(_RUN).finditer(head):
+        word = m.group()
+        if word not in _BLOCK_WORDS:
+            continue
         before = head[head.rfind("\n", 0, m.start()) + 1:m.start()]
         if word == "function" or any(c in before for c in "\"'()$") or \
                 before.strip() and not before.rstrip().endswith(";") and \
@@ -2387,6 +2454,18 @@ def _top_level(head: str) -> bool:
         elif not opened:
             return False                        # (`then`, `else`, `do` outside a block)
     return not opened
+
+
+def _quote_in_brace(line: str) -> bool:
+    """Whether a quote stands after a `${` before the next `}` (what `\\$\\{[^}]*["']` finds)."""
+    k = line.find("${")
+    while k >= 0:
+        end = line.find("}", k + 2)
+        inside = line[k + 2:] if end < 0 else line[k + 2:end]
+        if '"' in inside or "'" in inside:
+            return True
+        k = line.find("${", k + 2)
+    return False
 
 
 def _quotes_closed(line: str) -> bool:
