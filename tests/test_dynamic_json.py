@@ -64,6 +64,15 @@ def test_the_page_example_under_any():
     ('{"start_step": 5, "experimental_config": {"profiler_level": "level1"}}', "7.2",
      'profiler_level "level1" is not one of Level0/Level1/Level2/Level_none: torch_npu 7.2 resets it to Level0 '
      'with a warning printed on rank 0 only; did you mean "Level1"?'),
+    ('{"start_step": 5, "experimental_config": {"profiler_level": "Level1", "aic_metrics": "PipeUtilisation"}}', "any",
+     'aic_metrics "PipeUtilisation" is not an AiCMetrics name or ACL_AICORE_* value: torch_npu resets it to '
+     'PipeUtilization with a warning printed on rank 0 only; did you mean "PipeUtilization"?'),
+    ('{"start_step": 5, "experimental_config": {"profiler_level": "Level2", "aic_metrics": "pipeutilization"}}', "6.0",
+     'aic_metrics "pipeutilization" is not an AiCMetrics name or ACL_AICORE_* value: torch_npu 6.0 resets it to '
+     'PipeUtilization with a warning printed on rank 0 only; did you mean "PipeUtilization"?'),
+    ('{"start_step": 5, "experimental_config": {"host_sys": ["cpu", "gpu"]}}', "any",
+     'host_sys ["cpu", "gpu"] holds "gpu", not one of cpu/mem/disk/network/osrt/numa: torch_npu 7.1+ resets it to '
+     'empty with a warning printed on rank 0 only; torch_npu 6.0-7.0 does not read host_sys'),
 ])
 def test_messages(text, release, message):
     assert [f.message for f in check_text(text, target(release))] == [message]
@@ -76,10 +85,26 @@ def test_messages(text, release, message):
     '{"start_step": 1, "is_rank": false}',
     '{"start_step": true, "active": true}',            # true is 1 to Python: what torch_npu does is not recorded
     '{"start_step": 3, "experimental_config": {"profiler_level": 1, "export_type": {}}}',      # not recorded
+    # every metric is dropped at Level0, a right one too; an ACL_AICORE_* value is kept as it is
+    '{"start_step": 3, "experimental_config": {"aic_metrics": "PipeUtilisation"}}',
+    '{"start_step": 3, "experimental_config": {"profiler_level": "Level1", '
+    '"aic_metrics": "ACL_AICORE_PIPE_UTILIZATION"}}',
+    # a member only some releases have (MemoryAccess from 7.0, numa from 26.1): not recorded on the others
+    '{"start_step": 3, "experimental_config": {"profiler_level": "Level2", "aic_metrics": "MemoryAccess"}}',
+    '{"start_step": 3, "experimental_config": {"host_sys": ["cpu", "numa"]}}',
     '[1, 2]', '{"start_step": ', "",
 ])
 def test_what_every_release_accepts_or_cannot_read_as_an_object_gets_nothing_under_any(text):
     assert check_text(text, target()) == []
+
+
+def test_an_unknown_metric_is_found_at_its_value():
+    text = '{"start_step": 5, "experimental_config": {"profiler_level": "Level1", "aic_metrics": "PipeUtilisation"}}'
+    assert [(f.code, f.line, f.col + 1, f.end_line, f.end_col + 1) for f in check_text(text, target("26.1"))] == [
+        ("NPP311", 1, 86, 1, 103)]
+    text = '{"start_step": 5, "experimental_config": {"host_sys": ["cpu", "gpu"]}}'
+    assert [(f.code, f.line, f.col + 1, f.end_col + 1) for f in check_text(text, target("7.1"))] == [
+        ("NPP311", 1, 55, 69)]
 
 
 def test_a_release_that_does_not_read_a_key_says_so_only_for_that_release():

@@ -41,6 +41,9 @@ def _lifecycle(call: str):
 
 
 LIFECYCLE = [r for r in _records(TORCH_RECORD) if r["api"] == "lifecycle" and not r["release"].startswith("5.0")]
+# a handler folder that cannot be made: about the folder, not the schedule (the tests of emulate's folder below)
+UNMAKEABLE = [r for r in LIFECYCLE if r["case"].startswith("lifecycle.handler_")]
+LIFECYCLE = [r for r in LIFECYCLE if r not in UNMAKEABLE]
 # never started: not a schedule's replay (test_a_profiler_never_started_is_held_to_the_record), except the one a
 # scheduled step() starts, which runs as a started profiler does
 NEVER_STARTED = [r for r in LIFECYCLE if r["case"].startswith("lifecycle.never_started_")]
@@ -62,7 +65,7 @@ def test_the_replay_saves_as_many_traces_as_the_recorded_build(rec):
 
 
 def test_every_lifecycle_case_of_6_0_and_later_is_held():
-    assert len(LIFECYCLE) == 16 * 11 and len(NEVER_STARTED) == 4 * 11
+    assert len(LIFECYCLE) == 16 * 11 and len(NEVER_STARTED) == 4 * 11 and len(UNMAKEABLE) == 3 * 11
 
 
 MS_SCHEDULES = [r for r in _records(MS_RECORD) if r["api"] == "schedule" and r.get("after") and not r.get("raised")]
@@ -403,6 +406,51 @@ def test_a_handler_folder_that_is_a_file_keeps_nothing(tmp_path, capsys):
     assert code == 1
     assert out[2].startswith(f"usable data: no (line 6: tensorboard_trace_handler, line 8: {tmp_path}/prof is a file "
                              "on this machine: torch_npu prints \"Call tensorboard_trace_handler failed\"")
+
+
+MADE_NOTHING = ('cannot be made ({why}): when the profiler starts, torch_npu prints "Failed to make directory: '
+                '{path}/..."{rc1} and never initialises its C++ profiler, so nothing is saved there')
+
+
+@pytest.mark.parametrize("folder,why,release", [
+    ("/proc/npuprof/prof", "it is under /proc", "7.3"),
+    ("/sys/fs/npuprof", "it is under /sys", "26.1"),
+])
+def test_a_handler_folder_under_proc_or_sys_keeps_nothing(tmp_path, capsys, folder, why, release):
+    body = GOOD.replace('"./prof"', f'"{folder}"')
+    code, out = _emulate(capsys, "--torch-npu", release, "--cwd", tmp_path, _script(tmp_path, body))
+    reason = f"tensorboard_trace_handler, line 8: {folder} " + MADE_NOTHING.format(why=why, path=folder, rc1="")
+    assert code == 1
+    assert out[1] == f"train.py:6 profile: COLLECTS NOTHING: {reason}"
+    assert out[2] == f"usable data: no (line 6: {reason})"
+
+
+def test_a_handler_folder_under_a_file_keeps_nothing_and_6_0_rc1_stops_there(tmp_path, capsys):
+    (tmp_path / "afile").write_text("not a folder")
+    body = GOOD.replace('"./prof"', '"./afile/prof"')
+    code, out = _emulate(capsys, "--torch-npu", "any", "--cwd", tmp_path, _script(tmp_path, body))
+    folder = f"{tmp_path}/afile/prof"
+    assert code == 1
+    assert out[1] == (f"train.py:6 profile: COLLECTS NOTHING: tensorboard_trace_handler, line 8: {folder} " +
+                      MADE_NOTHING.format(why=f"{tmp_path}/afile is a file on this machine", path=folder,
+                                          rc1=" (6.0.rc1 raises it, which ends the job)"))
+
+
+def test_the_unmade_folder_answer_is_the_record_s():
+    """What MADE_NOTHING says, on every build emulate replays: the folder is not made, said at start, the C++
+    profiler is never initialised (no _init_profiler call); only 6.0.rc1 raises it."""
+    for r in UNMAKEABLE:
+        said = (r["raised"] or "") + "\n".join(r["warnings"])
+        assert "Failed to make directory: " in said and "_init_profiler" not in r["calls"], (r["release"], r["case"])
+        assert (r["raised"] is not None) == (r["release"] == "6.0.rc1"), (r["release"], r["case"])
+
+
+@pytest.mark.parametrize("folder", ["/proc2/prof", "/system/prof", "./prof/proc"])
+def test_a_folder_that_only_looks_like_proc_is_collected_into(tmp_path, capsys, folder):
+    body = GOOD.replace('"./prof"', f'"{folder}"')
+    code, out = _emulate(capsys, "--torch-npu", "7.3", "--cwd", tmp_path, _script(tmp_path, body))
+    assert code == 0
+    assert out[1] == f"train.py:6 profile: COLLECTS steps 3-4 into {os.path.normpath(os.path.join(tmp_path, folder))}"
 
 
 def test_profiling_mode_makes_26_1_a_no_op_and_not_7_3(tmp_path, capsys):

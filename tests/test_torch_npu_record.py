@@ -222,3 +222,77 @@ def test_dynamic_experimental_config_without_sys_io_warns_in_26_0_and_26_1_only(
         assert rec(release, "dynamic.exp.sys_io_set")["warnings"] == []
     for release in ("2.14.0", "26.2.0"):
         assert rec(release, "dynamic.exp.export_db")["warnings"] == []
+
+
+# -- the dynamic file's experimental_config values, one step further: the profiler its start builds ----------------
+
+@pytest.mark.parametrize("release", CURRENT + BEFORE_26)
+def test_a_metric_no_enum_has_is_reset_by_python_on_the_dynamic_path(release):
+    """The reader hands a value no AiCMetrics name matches on as a string (getattr's default); the _ExperimentalConfig
+    it builds resets it, with a printed warning, to PipeUtilization at Level1/Level2. At Level0 every metric is
+    dropped (to AiCoreNone) before it is looked at."""
+    for case in ("aic_misspelt_level1", "aic_misspelt_level2", "aic_lower_level1"):
+        r = rec(release, "dynamic.exp." + case)
+        assert "Invalid parameter aic_metrics, reset it to default." in texts(r), case
+        assert r["after"]["experimental_config"]["metrics"] == "ACL_AICORE_PIPE_UTILIZATION", case
+        assert r["log"] == rec(release, "dynamic.base")["log"], case       # the console only
+    r = rec(release, "dynamic.exp.aic_misspelt_level0")
+    assert r["after"]["experimental_config"]["metrics"] == "ACL_AICORE_NONE"
+    assert "Invalid parameter aic_metrics, reset it to default." not in texts(r)
+    assert "Please use level1 or level2 if you want to collect aic metrics, reset aic metrics to None!" in texts(r)
+
+
+@pytest.mark.parametrize("release", CURRENT + BEFORE_26)
+def test_the_dynamic_start_hands_cpp_what_the_reader_kept(release):
+    """_DynamicProfile.enable_prof passes the ConfigContext's _ExperimentalConfig to profile() as it is: the start
+    call gets the structure the reader already validated, nothing is checked again and nothing unknown gets through."""
+    for cid in case_table.DYNAMIC_START:
+        r = rec(release, "dynamic.start." + cid)
+        assert r["raised"] is None and r["calls"] == ["_init_profiler", "_start_profiler"], cid
+        kept = r["after"]["experimental_config"]
+        if kept is None:                    # no experimental_config: profile() builds the default one
+            assert r["native"]["trace_level"] == "Level0", cid
+        else:
+            assert r["native"] == kept, cid
+    assert rec(release, "dynamic.start.exp.level_unknown")["native"]["trace_level"] == "Level0"
+    assert rec(release, "dynamic.start.exp.aic_misspelt_level1")["native"]["metrics"] == "ACL_AICORE_PIPE_UTILIZATION"
+
+
+@pytest.mark.parametrize("release", ("2.14.0", "26.2.0", "26.1.0", "26.0.0", "7.3.0", "7.2.0", "7.1.0"))
+def test_an_unknown_host_sys_entry_empties_the_list(release):
+    for cid in ("host_sys_unknown", "host_sys_upper"):
+        r = rec(release, "dynamic.exp." + cid)
+        assert "Invalid parameter host_sys, reset it to empty." in texts(r)
+        assert r["after"]["experimental_config"]["host_sys"] == []
+
+
+def test_releases_without_a_config_context_have_no_dynamic_start():
+    for release in ("6.0.rc1", "5.0.rc3"):
+        assert rec(release, "dynamic.start.base")["raised"] == "absent: no ConfigContext in this release"
+
+
+# -- a trace handler's folder that cannot be made --------------------------------------------------------------------
+
+UNMAKEABLE = (("proc", "/proc/npuprof_oracle/prof/"), ("sys", "/sys/npuprof_oracle/prof/"),
+              ("under_file", "afile/prof/"))
+
+
+@pytest.mark.parametrize("release", CURRENT + BEFORE_26)
+def test_a_handler_folder_that_cannot_be_made_is_an_error_line_at_start(release):
+    """The handler takes the path (it is not a file); the profiler's first start fails to make its *_ascend_pt folder:
+    an [ERROR] line, the C++ profiler is never initialised (no _init_profiler), and the job goes on."""
+    r = rec(release, "handler.dir_proc")
+    assert r["raised"] is None and r["after"]["returned"] == "<callable>" and r["warnings"] == []
+    for cid, where in UNMAKEABLE:
+        r = rec(release, "lifecycle.handler_" + cid)
+        assert r["raised"] is None, cid
+        assert "_init_profiler" not in r["calls"] and "_start_profiler" in r["calls"], cid
+        failed = [t for t in texts(r) if t.startswith("Call step failed. Exception: Failed to make directory: ")]
+        assert len(failed) == 1 and where in failed[0] and failed[0].endswith("/<host>_<pid>_<timestamp>_ascend_pt")
+        assert "Profiler is not initialized. Skip this metadata." in texts(r)
+
+
+def test_6_0_rc1_raises_where_a_handler_folder_cannot_be_made():
+    for cid, where in UNMAKEABLE:
+        raised = rec("6.0.rc1", "lifecycle.handler_" + cid)["raised"]
+        assert raised.startswith("RuntimeError: Failed to make directory: ") and where in raised, cid

@@ -487,8 +487,8 @@ def combined(name, union: bool) -> dict:
 # ---------------------------------------------------------------- torch_npu's profiler_config.json
 
 DYNAMIC = json.loads((ROOT / "flake8_npuprof" / "data" / "torch_npu_dynamic.json").read_text(encoding="utf-8"))
-TORCH_NPU_RELEASES = json.loads((ROOT / "flake8_npuprof" / "data" / "torch_npu.json").read_text(
-    encoding="utf-8"))["releases"]
+TORCH_NPU = json.loads((ROOT / "flake8_npuprof" / "data" / "torch_npu.json").read_text(encoding="utf-8"))
+TORCH_NPU_RELEASES = TORCH_NPU["releases"]
 
 
 def _reads(entry, release) -> bool:
@@ -524,8 +524,11 @@ def _experimental_schema(release) -> dict:
             props[key] = one if not _reads({"from": entry["list_from"]}, release) else \
                 {"anyOf": [one, {"type": "array", "items": one, "minItems": 1}]}
         elif key == "aic_metrics":
-            # the enum member's name; the raw ACL_AICORE_* value also passes unchanged
-            props[key] = {"type": "string", "anyOf": [{"enum": entry["enum"]}, {"pattern": "^ACL_AICORE_[A-Z0-9_]+$"}]}
+            # the enum member's name; its raw ACL_AICORE_* value also passes unchanged
+            values = list(TORCH_NPU["experimental_config"]["aic_metrics"].values())
+            props[key] = {"type": "string", "anyOf": [{"enum": entry["enum"]}, {"enum": values}]}
+        elif key == "host_sys":
+            props[key] = {"type": "array", "items": {"type": "string", "enum": entry["items"]}}
         elif "enum" in entry:
             props[key] = {"type": "string", "enum": entry["enum"]}
         elif entry["type"] == "array":

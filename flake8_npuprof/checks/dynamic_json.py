@@ -166,12 +166,20 @@ def _experimental(text: str, members) -> List[Problem]:
     if not sub.ok:
         return []
     facts = K.data()["experimental_config"]
+    levels = [s for s in sub.members if s.key == "profiler_level"]
+    level = (levels[-1].value if not levels[-1].unknown else None) if levels else "Level0"
     out = []
     for s in sub.members:
         entry = facts.get(s.key)
         if entry is None or s.unknown:
             continue                    # an unknown sub-key is not in the record: no claim
         i, j, v = m.value_start + s.value_start, m.value_start + s.value_end, s.value
+        if s.key in ("aic_metrics", "host_sys"):
+            found = _metric(v, level, entry) if s.key == "aic_metrics" else _host_sys(v, entry)
+            if found is not None:
+                out.append(found._replace(start=i, end=j, key=s.key))
+            if s.key == "aic_metrics" or found is not None:
+                continue
         reset, what = None, ""
         if "enum" in entry and not isinstance(v, (str, list)):
             continue                    # how a release converts a number or an object is not recorded
@@ -188,7 +196,7 @@ def _experimental(text: str, members) -> List[Problem]:
                                    {r: f"resets it to text {PRINTED}" for r in bad},
                                    'write "text" or "db" (lower case)', s.key))
             continue
-        if "enum" in entry and not entry.get("open"):
+        if "enum" in entry:
             if v not in entry["enum"]:
                 reset, what = entry["reset"], f"profiler_level {_show(v)} is not one of " + \
                     "/".join(entry["enum"])
@@ -206,6 +214,32 @@ def _experimental(text: str, members) -> List[Problem]:
         out.append(Problem(i, j, what, reactions, did_you_mean(str(v), entry["enum"]) if "enum" in entry
                            and isinstance(v, str) else "", s.key))
     return out
+
+
+def _metric(v, level, entry) -> Optional[Problem]:
+    """aic_metrics: the reader looks a name up in AiCMetrics and hands anything else on as it is; _ExperimentalConfig
+    resets a string that is neither a name nor an ACL_AICORE_* value (at Level1/Level2: at Level0 every metric is
+    dropped first). A member only some releases have (MemoryAccess, from 7.0) is not judged."""
+    from ..knowledge import torch_npu as T
+    known = T.data()["experimental_config"]["aic_metrics"]
+    if not isinstance(v, str) or v in known or v in known.values() or level not in entry["reset_at"]:
+        return None
+    reset = entry["reset_at"][level]
+    return Problem(0, 0, f"aic_metrics {_show(v)} is not an AiCMetrics name or ACL_AICORE_* value",
+                   {r: f"resets it to {reset} {PRINTED}" for r in _releases()}, did_you_mean(v, list(known)))
+
+
+def _host_sys(v, entry) -> Optional[Problem]:
+    """host_sys: a list with an entry no release takes is emptied (7.1+; the releases before do not read it)."""
+    if not isinstance(v, list):
+        return None                     # judged as "not a list" with the other arrays
+    bad = [x for x in v if not (isinstance(x, str) and x in entry["items"])]
+    if not bad:
+        return None
+    reactions = {r: (f"resets it to {entry['reset']} {PRINTED}" if K.reads(entry, r) else "does not read host_sys")
+                 for r in _releases()}
+    return Problem(0, 0, f"host_sys {_show(v)} holds {_show(bad[0])}, not one of " + "/".join(entry["items"]),
+                   reactions, did_you_mean(str(bad[0]), entry["items"]) if isinstance(bad[0], str) else "")
 
 
 def problems(text: str) -> List[Problem]:
@@ -360,12 +394,16 @@ RULES = (
              "`is_rank: true` with an empty, missing or non-list `rank_list`; `activities` written as a string "
              "or with an entry other than CPU/NPU; `active`/`warmup` that are not counts; an "
              "`experimental_config` value the release resets (`\"export_type\": \"Db\"`, a lower-case "
-             "`profiler_level`, a string for a switch); keys the release does not read.",
+             "`profiler_level`, an `aic_metrics` at Level1/Level2 that is no AiCMetrics name or value such as "
+             "`\"PipeUtilisation\"`, a `host_sys` entry no release takes, a string for a switch); keys the release "
+             "does not read.",
         why="torch_npu never stops on this file. A `start_step` it cannot use becomes 0, and a collection "
             "never starts; `is_rank` with no ranks listed means no rank collects; a string `activities` is "
             "ignored; an unknown key is ignored without a word. What it says about the top-level keys goes only "
             "to its log files under `<dir>/log/` (`dp_<host>_<pid>_rank_<r>.log`), never the console; the "
-            "`experimental_config` resets are printed on rank 0 only. The job runs and the folder stays empty.",
+            "`experimental_config` resets are printed on rank 0 only: the reader hands a value its enum does not "
+            "name on as it is, `_ExperimentalConfig` resets it, and the start hands C++ what was kept. The job runs "
+            "and the folder stays empty or holds less.",
         example="""{
   "activities": ["CPU", "NPU"],
   "prof_dir": "./prof",

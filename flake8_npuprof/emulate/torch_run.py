@@ -577,6 +577,8 @@ def _stoppers(ctx, own, activities, config, where, environ: Optional[Environment
         return "collects_nothing", where["how"]
     if where["kind"] == "file":
         return "collects_nothing", where["how"]
+    if where["kind"] == "unmade":
+        return "collects_nothing", _unmade_why(where, releases)
     return None
 
 
@@ -943,6 +945,10 @@ def _handler(ctx, names, node, cwd: Optional[str], environ, handler_name: str, k
     if full is None:
         out.update(dir=None, shown=value, how=f"{at}: {value} is relative to {CHDIR}")
         return out
+    unmade = _unmade(full)
+    if unmade:
+        out.update(kind="unmade", dir=full, shown=full, how=f"{at}: {full} cannot be made ({unmade})")
+        return out
     if os.path.isfile(full):
         out.update(kind="file", dir=full, shown=full, how=(
             f"{at}: {full} is a file on this machine: torch_npu prints \"Call tensorboard_trace_handler failed\", "
@@ -950,6 +956,31 @@ def _handler(ctx, names, node, cwd: Optional[str], environ, handler_name: str, k
         return out
     out.update(dir=full, shown=full, how=f"{at}")
     return out
+
+
+def _unmade(full: str) -> str:
+    """Why the handler's folder cannot be made, known before the run: it is under a kernel filesystem (mkdir there
+    fails even for root) or under a file on this machine; "" otherwise (a folder that is not writable is not
+    known before the run: root writes it all the same)."""
+    for root in K.data()["run"]["unmade"]["under"]:
+        if full == root or full.startswith(root + os.sep):
+            return f"it is under {root}"
+    parent = os.path.dirname(full)
+    while parent and parent != os.path.dirname(parent):
+        if not fence.outside(parent) and os.path.isfile(parent):
+            return f"{parent} is a file on this machine"
+        parent = os.path.dirname(parent)
+    return ""
+
+
+def _unmade_why(where: dict, releases) -> str:
+    """What the records show when the folder cannot be made (lifecycle.handler_*): the start prints the error and
+    goes on, the C++ profiler never initialised; the one build that raises it instead ends the job there."""
+    facts = K.data()["run"]["unmade"]
+    raised = facts["raised_by"]
+    rc1 = f" ({raised} raises it, which ends the job)" if raised.rsplit(".", 1)[0] in releases else ""
+    return (f"{where['how']}: when the profiler starts, torch_npu prints \"Failed to make directory: {where['dir']}/"
+            f"...\"{rc1} and never initialises its C++ profiler, so nothing is saved there")
 
 
 def _layout(where: dict, config: dict, activities, releases, kws) -> List[str]:

@@ -238,6 +238,7 @@ HANDLER_CALLS = [
     ("dir_under_file", 'tensorboard_trace_handler("./afile/prof")'),
     ("dir_bytes", 'tensorboard_trace_handler(b"./prof")'),
     ("dir_bad_chars", 'tensorboard_trace_handler("./prof$dir")'),
+    ("dir_proc", 'tensorboard_trace_handler("/proc/npuprof_oracle/prof")'),
     ("worker_str", 'tensorboard_trace_handler("./prof", worker_name="w1")'),
     ("worker_int", 'tensorboard_trace_handler("./prof", worker_name=1)'),
     ("worker_long", 'tensorboard_trace_handler("./prof", worker_name="w" * 300)'),
@@ -284,6 +285,13 @@ LIFECYCLE = [
                               use_with=False, after="prof.step()\n")),
     ("active_zero_steps5", _loop("schedule=schedule(wait=0, active=0), on_trace_ready=trace_ready", 5)),
     ("no_on_trace_ready", _loop("schedule=schedule(wait=0, warmup=1, active=1, repeat=1)", 3)),
+] + [
+    # the handler's folder cannot be made: under a regular file, under /proc and /sys (the recorder runs as root,
+    # which makes folders under a read-only one all the same)
+    ("handler_%s" % cid, _loop("schedule=schedule(wait=1, warmup=1, active=1, repeat=1), "
+                                'on_trace_ready=tensorboard_trace_handler("%s")' % path, 4))
+    for cid, path in (("under_file", "./afile/prof"), ("proc", "/proc/npuprof_oracle/prof"),
+                      ("sys", "/sys/npuprof_oracle/prof"))
 ] + [
     # built and never started (no start(), no `with`): what runs while it lives, and what its __del__ does once
     # it is collected (the profiler and its action controller refer to each other, so only gc frees it)
@@ -372,7 +380,22 @@ DYNAMIC_VARIANTS = [
     ("exp.level_none", {"experimental_config": {"profiler_level": "Level_none"}}),
     ("exp.sys_io_set", {"experimental_config": {"sys_io": False, "sys_interconnection": False}}),
     ("exp.host_sys_str", {"experimental_config": {"host_sys": "cpu,mem"}}),
+    # values no enum of the release has: the reader hands them on as strings (getattr's default)
+    ("exp.aic_misspelt_level1", {"experimental_config": {"profiler_level": "Level1",
+                                                          "aic_metrics": "PipeUtilisation"}}),
+    ("exp.aic_misspelt_level0", {"experimental_config": {"aic_metrics": "PipeUtilisation"}}),
+    ("exp.aic_misspelt_level2", {"experimental_config": {"profiler_level": "Level2",
+                                                          "aic_metrics": "PipeUtilisation"}}),
+    ("exp.aic_lower_level1", {"experimental_config": {"profiler_level": "Level1", "aic_metrics": "pipeutilization"}}),
+    ("exp.level_unknown", {"experimental_config": {"profiler_level": "Level3"}}),
+    ("exp.export_unknown", {"experimental_config": {"export_type": "csv"}}),
+    ("exp.host_sys_unknown", {"experimental_config": {"host_sys": ["gpu"]}}),
+    ("exp.host_sys_upper", {"experimental_config": {"host_sys": ["CPU"]}}),
 ]
+# One step further: the step that starts a collection (_DynamicProfile.enable_prof, the release's own) builds the
+# profiler from the ConfigContext and starts it; `native` is the experimental config its start hands to C++.
+DYNAMIC_START = ("base", "exp.full", "exp.acl_string_metric", "exp.aic_misspelt_level1", "exp.aic_misspelt_level0",
+                 "exp.aic_misspelt_level2", "exp.level_unknown", "exp.export_unknown", "exp.host_sys_unknown")
 EMPTY_JSON_CASES = [("empty_object", "{}")]
 
 
@@ -393,6 +416,9 @@ def _dynamic_cases():
            for cid, variant in DYNAMIC_VARIANTS]
     out += [{"case": "dynamic.%s" % cid, "api": "dynamic_json", "call": text, "env": env}
             for cid, text in EMPTY_JSON_CASES]
+    variants = dict(DYNAMIC_VARIANTS)
+    out += [{"case": "dynamic.start.%s" % cid, "api": "dynamic_json", "call": dynamic_json_text(variants[cid]),
+             "env": env, "start": True} for cid in DYNAMIC_START]
     return out
 
 

@@ -18,6 +18,7 @@ import json
 import logging
 import os
 import re
+import socket
 import sys
 import tempfile
 import traceback
@@ -104,6 +105,9 @@ def _normalise(text, sandbox, cwd):
     # the error-code suffix torch_npu appends to exception texts
     text = re.sub(r"\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d \(PID:\d+,", "<time> (PID:<pid>,", text)
     text = text.replace("_%d_" % os.getpid(), "_<pid>_")
+    # the trace folder's name: <hostname>_<pid>_<timestamp>_ascend_pt
+    text = text.replace("/%s_<pid>_" % socket.gethostname(), "/<host>_<pid>_")
+    text = re.sub(r"_\d{14,20}_ascend_pt", "_<timestamp>_ascend_pt", text)
     return text
 
 
@@ -233,6 +237,8 @@ def run_case(case, sandbox):
                         data["is_valid"] = True
                         ctx = ctx_cls(data)
                         out["after"] = _dynamic_after(ctx)
+                        if case.get("start"):
+                            _dynamic_start(ctx, out)
                 elif api == "utils_profile":
                     _run_zoo_profile(case, ns, out)
                 elif api in ("lifecycle", "env"):
@@ -267,11 +273,36 @@ def run_case(case, sandbox):
         out["raised"] = _normalise(out["raised"], sandbox, cwd)
     if api == "dynamic_json" or records:
         out["log"] = [_normalise(r, sandbox, cwd) for r in records]
-    if api in ("lifecycle", "env", "utils_profile"):
+    if api in ("lifecycle", "env", "utils_profile") or case.get("start"):
         out["calls"] = [c["fn"] for c in c_prof.CALLS if c["fn"] in LIFECYCLE_CALLS]
-    if "after" in out:
-        out["after"] = json.loads(_normalise(json.dumps(out["after"], sort_keys=True), sandbox, cwd))
+    for key in ("after", "native"):
+        if key in out:
+            out[key] = json.loads(_normalise(json.dumps(out[key], sort_keys=True), sandbox, cwd))
     return out
+
+
+def _dynamic_start(ctx, out):
+    """The release's own step that starts a dynamic collection (_DynamicProfile.enable_prof): it builds the
+    profiler from the ConfigContext and starts it. `native` is the experimental config that the start call
+    (_start_profiler) hands to C++, as the stand-in kept it; None when no start call was made."""
+    import importlib
+    from torch_npu._C import _profiler as c_prof
+    dynamic = importlib.import_module("torch_npu.profiler.dynamic_profile")
+    prof = dynamic._DynamicProfile()        # a Singleton: its __init__ only sets fields (init() starts the monitor)
+    if not hasattr(prof, "enable_prof"):
+        out["raised"] = "absent: no _DynamicProfile.enable_prof in this release"
+        return
+    prof.cfg_ctx = ctx
+    out["native"] = None
+    try:
+        prof.enable_prof()
+    finally:
+        for call in c_prof.CALLS:
+            if call["fn"] == "_start_profiler":
+                config = call["args"][0]
+                out["native"] = next((a for a in config.get("args", []) if isinstance(a, dict)
+                                      and a.get("type") == "_ExperimentalConfig"), config)
+                break
 
 
 def _run_zoo_profile(case, ns, out):
