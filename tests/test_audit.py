@@ -377,7 +377,7 @@ CONSEQUENCE_FACTS = (
                    "torch_npu.experimental_config.keywords", "torch_npu.schedule.keywords",
                    "mindspore.schedule.keywords", "mindspore.experimental_config.keywords",
                    "torch_npu.utils_profile.torch", "torch_npu.utils_profile.kwargs",
-                   "mindformers.code")),
+                   "mindformers.code", "mindspeed_rl.config")),
     ("plog warning", ("collection.emulation.messages.NPP114",)),
     ("Ge has already initialized", ("collection.emulation.already_initialised",)),
     ("cannot be found", ("collection.emulation.trace_point_warnings",)),
