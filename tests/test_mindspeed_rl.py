@@ -179,3 +179,192 @@ def test_the_data_is_the_code_run():
     assert first["config"] == {"role": "'integrated'", "stage": repr(R.data()["defaults"]["stage"])}
     assert R.data()["defaults"]["profile_save_path"] == "" and \
         next(r for r in runs if r["integrated"] == "profile: true")["ranks"]["0"][0][2]["trace"] == ["'integrated'"]
+
+
+# ---------------------------------------------------------------- emulate (emulate/mindspeed_rl.py)
+# The project's parts are stood in for by the small modules below (ours), whose digests the tests take as the ones
+# read (data/mindspeed_rl.json holds 05a90d77cb6c's).
+
+TRAINER = '''\
+import hydra
+
+
+def train(config):
+    pass
+
+
+def parse_training_config(config):
+    pass
+
+
+@hydra.main(config_path='../configs', config_name='grpo_default', version_base=None)
+def main(config):
+    pass
+'''
+PARTS = {
+    "mindspeed_rl/config_cls/base_config.py": "class BaseConfig:\n    def update(self, d):\n        pass\n",
+    "mindspeed_rl/config_cls/mindstudio_config.py": "class ProfilerConfig:\n    def __init__(self, d, role=''):\n"
+                                                    "        pass\n",
+    "mindspeed_rl/config_cls/rl_config.py": "class RLConfig:\n    def __init__(self, d):\n        pass\n",
+    "mindspeed_rl/utils/utils.py": "def get_grpo_profiler(c, role=None):\n    pass\n\n\n"
+                                   "def profiler_start(c, role='x', profiler_iteration=None):\n    pass\n",
+    "mindspeed_rl/workers/actor_hybrid_worker.py": "class ActorHybridWorkerBase:\n    def initialize(self):\n"
+                                                   "        pass\n\n    def update(self):\n        pass\n\n"
+                                                   "    def generate_sequences(self):\n        pass\n",
+    "mindspeed_rl/workers/integrated_worker.py": "class IntegratedWorker:\n    def compute_ref_log_prob(self):\n"
+                                                 "        pass\n",
+    "mindspeed_rl/trainer/grpo_trainer_hybrid.py": "class RayGRPOTrainer:\n    def fit(self, d):\n        pass\n",
+}
+BASE_YAML = ("defaults:\n  - model:\n      - m\n\nmegatron_training:\n  model: m\n  train_iters: 5\nactor_config:\n"
+             "  micro_batch_size: 1\nrl_config:\n  use_integrated_worker: true\n")
+EHEAD = "cli/train_grpo.py (MindSpeed-RL's trainer; mindspeed_rl as the project holds it): "
+
+
+@pytest.fixture
+def ours(monkeypatch):
+    """The stand-ins' digests taken as the ones read."""
+    import ast as _ast
+    from flake8_npuprof.knowledge.mindformers import digest, node
+
+    def dig(text, name):
+        found = node(_ast.parse(text), name)
+        return digest(text.splitlines()[found.lineno - 1:found.end_lineno])
+    real = R.data()
+    data = dict(real, trainers={s: [[n, dig(TRAINER, n)] for n, _ in parts] for s, parts in real["trainers"].items()},
+                code=[dict(e, digests=[dig(PARTS[e["file"]], e["name"])]) for e in real["code"]],
+                run_code=[dict(e, digests=[dig(PARTS[e["file"]], e["name"])]) for e in real["run_code"]])
+    monkeypatch.setattr(R, "data", lambda: data)
+
+
+def _emulate(capsys, tmp_path, profiler="", words="--config-name grpo", yaml_text=None, script="train_grpo.py"):
+    for rel, text in dict(PARTS, **{f"cli/{script}": TRAINER, "configs/model/m.yaml": "hidden_size: 8\n"}).items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    text = yaml_text if yaml_text is not None else BASE_YAML + (
+        "profiler_config:\n  integrated:\n" + "".join(f"    {x}\n" for x in profiler.split(";")) if profiler else "")
+    (tmp_path / "configs" / "grpo.yaml").write_text(text)
+    (tmp_path / "run.sh").write_text(f"python cli/{script} {words} 2>&1 | tee log.txt\n")
+    main(["emulate", "--cwd", str(tmp_path), "--", "bash", "run.sh"])
+    out = capsys.readouterr().out.splitlines()
+    head = EHEAD.replace("train_grpo.py", script)
+    line = next((x for x in out if x.startswith(head)), None)
+    return line[len(head):] if line else None, [x for x in out if x.startswith("usable")][0]
+
+
+def test_emulate_no_profiler_config_is_no_profiling(ours, capsys, tmp_path):
+    line, usable = _emulate(capsys, tmp_path)
+    assert line == ("`profile: false` (the default): ProfilerConfig is built with profile off, so get_grpo_profiler "
+                    "builds no profiler; to profile, set `profile: true` under profiler_config.integrated in "
+                    "configs/grpo.yaml or add `++profiler_config.integrated.profile=true` to the command line")
+    assert usable.startswith("usable data: no")
+
+
+def test_emulate_the_whole_step_profiler_collects(ours, capsys, tmp_path):
+    line, usable = _emulate(capsys, tmp_path, "profile: true;profile_save_path: /data/prof;profile_step_end: 4")
+    assert line == (
+        "`profile: true` (configs/grpo.yaml:14) switches profiling on: get_grpo_profiler builds torch_npu's profiler "
+        "on every rank (`profile_ranks: all` (the default)) in the worker's initialize() and steps it at the end of "
+        "each actor update; its schedule(skip_first=0, active=3) records iterations 1-3 (counted from 1), saved to "
+        "/data/prof/integrated (level0, export text, activities NPU+CPU); the run makes 5 iterations "
+        "(`train_iters: 5`)")
+    assert usable.startswith("usable data: yes")
+
+
+def test_emulate_a_window_past_the_run_collects_nothing(ours, capsys, tmp_path):
+    line, _ = _emulate(capsys, tmp_path, "profile: true;profile_step_start: 6;profile_step_end: 7;"
+                                         "profile_ranks: [0, 3]")
+    assert line == (
+        "`profile: true` (configs/grpo.yaml:14) switches profiling on: get_grpo_profiler builds torch_npu's profiler "
+        "on ranks 0, 3 where the job has them (`profile_ranks: [0, 3]` (configs/grpo.yaml:17)) in the worker's "
+        "initialize() and steps it at the end of each actor update; its schedule(skip_first=5, active=1) records "
+        "iteration 6 (counted from 1), saved to integrated (relative to the folder the Ray worker runs in, not known "
+        "here) (level0, export text, activities NPU+CPU), but the run makes 5 iterations (`train_iters: 5`; "
+        "RayGRPOTrainer.fit loops while the iteration is below it)")
+
+
+def test_emulate_a_stage(ours, capsys, tmp_path):
+    line, _ = _emulate(capsys, tmp_path, "profile: true;stage: [actor_update, actor_generate];profile_step_start: 2;"
+                                         "profile_step_end: 4;profile_with_cpu: false;profile_level: level1")
+    assert line == (
+        "`profile: true` (configs/grpo.yaml:14) switches profiling on: get_grpo_profiler builds torch_npu's profiler "
+        "on every rank (`profile_ranks: all` (the default)) for the actor_update and actor_generate stages of "
+        "iterations 2-3 (counted from 1), one trace each, saved to actor_update and actor_generate (relative to the "
+        "folder the Ray worker runs in, not known here) (level1, export text, activities NPU); the run makes 5 "
+        "iterations (`train_iters: 5`)")
+
+
+@pytest.mark.parametrize("profiler,words,verdict,said", [
+    ("profile: true;profile_level: Level1", "--config-name grpo", "fails",
+     "`profile_level: Level1` (configs/grpo.yaml:15): get_grpo_profiler takes only level_none, level0, level1 or "
+     "level2 and raises ValueError on every rank (`profile_ranks: all` (the default)) in the worker's initialize(), "
+     "after the models load"),
+    ("profile: true;profile_export_type: json;profile_ranks: [2]", "--config-name grpo", "fails",
+     "`profile_export_type: json` (configs/grpo.yaml:15): get_grpo_profiler raises AttributeError on rank 2 where "
+     "the job has them (`profile_ranks: [2]` (configs/grpo.yaml:16)) in the worker's initialize(), after the models "
+     "load (its ValueError's message reads args.export_type, which ProfilerConfig has not)"),
+    ("profile: false;profile_step: 3", "--config-name grpo", "fails",
+     "`profile_step` (configs/grpo.yaml:15) is not a key of ProfilerConfig: BaseConfig.update raises ValueError "
+     "(\"The key: profile_step is missing, causing the setup to fail. ...\") when train() builds it, before training"),
+    ("profile: true;stage: actor_train", "--config-name grpo", "collects nothing",
+     "`profile: true` (configs/grpo.yaml:14), but `stage: actor_train` (configs/grpo.yaml:15) names no role the "
+     "workers call profiler_start with (integrated, actor_generate, actor_compute_log_prob, actor_update, "
+     "actor_image_embeds, reference_compute_log_prob and all): no profiler starts, without a word"),
+    ("profile: true;profile_ranks: '1'", "--config-name grpo", "collects nothing",
+     "`profile: true` (configs/grpo.yaml:14), but `profile_ranks: \"1\"` (configs/grpo.yaml:15) is a string other "
+     "than all: get_grpo_profiler takes its characters as the ranks, none of which is a rank number, and builds no "
+     "profiler"),
+    ("profile: false", "--config-name grpo profiler_config.integrated.profile=true "
+     "profiler_config.integrated.profile_level=L9", "fails",
+     "`profiler_config.integrated.profile_level=L9` names a key the configuration has not: hydra stops the run "
+     "(\"Could not override 'profiler_config.integrated.profile_level'. To append to your config use "
+     "+profiler_config.integrated.profile_level=L9\"), before training"),
+    ("profile: false", "--config-name=grpo.yaml profiler_config.integrated.profile=True "
+     "+profiler_config.integrated.stage=actor_update", "collects",
+     "`profile: true` (the command line) switches profiling on: get_grpo_profiler builds torch_npu's profiler on "
+     "every rank (`profile_ranks: all` (the default)) for the actor_update stage of iteration 1 (counted from 1), "
+     "one trace each, saved to actor_update (relative to the folder the Ray worker runs in, not known here) "
+     "(level0, export text, activities NPU+CPU); the run makes 5 iterations (`train_iters: 5`)"),
+    ("", "--config-name grpo +profiler_config.integrated.profile=true +megatron_training.load=./ckpt", "unknown",
+     "`profile: true` (the command line) switches profiling on: get_grpo_profiler builds torch_npu's profiler on "
+     "every rank (`profile_ranks: all` (the default)) in the worker's initialize() and steps it at the end of each "
+     "actor update; its schedule(skip_first=0, active=1) records iteration 1 (counted from 1), saved to integrated "
+     "(relative to the folder the Ray worker runs in, not known here) (level0, export text, activities NPU+CPU); but "
+     "`load: ./ckpt` may resume from a checkpoint, after which the run makes fewer iterations than train_iters: "
+     "whether it reaches iteration 1 is not known here"),
+    ("profile: true;stage: actor_update;profile_step_start: 3;profile_step_end: 3", "--config-name grpo",
+     "collects nothing",
+     "`profile: true` (configs/grpo.yaml:14) switches profiling on: get_grpo_profiler builds torch_npu's profiler "
+     "on every rank (`profile_ranks: all` (the default)) only in iterations from `profile_step_start: 3` "
+     "(configs/grpo.yaml:16) to before `profile_step_end: 3` (configs/grpo.yaml:17): none, so no profiler starts"),
+    ("profile: true", "--config-name grpo --multirun", "unknown", "`--multirun` is a hydra option not followed here"),
+    ("profile: true", "--config-name other", "unknown",
+     "configs/other.yaml is no file when the launcher is read: hydra stops the run (\"Cannot find primary config\") "
+     "if it is still missing when the job starts"),
+])
+def test_emulate_answers(ours, capsys, tmp_path, profiler, words, verdict, said):
+    line, usable = _emulate(capsys, tmp_path, profiler, words)
+    assert line == said
+    assert usable.startswith({"fails": "usable data: no", "collects nothing": "usable data: no",
+                              "collects": "usable data: yes", "unknown": "usable data: unknown"}[verdict])
+
+
+def test_emulate_separate_workers_get_no_profiler_config(ours, capsys, tmp_path):
+    line, _ = _emulate(capsys, tmp_path, yaml_text=BASE_YAML.replace("use_integrated_worker: true",
+                                                                     "use_integrated_worker: false") +
+                       "profiler_config:\n  integrated:\n    profile: true\n")
+    assert line == ("`profile: true` (configs/grpo.yaml:14), but `use_integrated_worker: false` in rl_config: "
+                    "train_grpo.py's train() passes profiler_config to the integrated worker only, so no worker gets "
+                    "it and none builds a profiler")
+
+
+def test_emulate_dapo_with_profile_on_is_unknown(ours, capsys, tmp_path):
+    line, _ = _emulate(capsys, tmp_path, "profile: true", script="train_dapo.py")
+    assert line.endswith("; but train_dapo.py's training loop is not followed here: whether the run reaches it")
+
+
+def test_emulate_a_modified_trainer_is_not_followed(ours, capsys, tmp_path):
+    (tmp_path / "cli").mkdir()
+    line, _ = _emulate(capsys, tmp_path, "profile: true")
+    (tmp_path / "cli" / "train_grpo.py").write_text(TRAINER.replace("    pass\n", "    return 1\n", 1))
+    main(["emulate", "--cwd", str(tmp_path), "--", "bash", "run.sh"])
+    assert not any(x.startswith(EHEAD) for x in capsys.readouterr().out.splitlines())
