@@ -109,7 +109,7 @@ def test_a_window_not_above_its_start_with_stage_all_records_one_step(tmp_path):
     assert _found(["profile: true", "profile_step_start: 3"], tmp=tmp_path) == [(
         10, 25, "NPP319", f"profile_step_end 2 (the default) is not above profile_step_start 3: with stage all, {V}'s "
         "get_grpo_profiler builds schedule(active=-1), which torch_npu 6.0 and later reset to 1 with a warning "
-        "(\"Invalid parameter active, reset it to 1.\"), so one step is recorded (step 3, counted from 1); give "
+        "(\"Invalid parameter active, reset it to 1.\"), so it records at most one step (step 3, counted from 1); give "
         "profile_step_end above profile_step_start")]
 
 
@@ -355,6 +355,13 @@ def test_emulate_separate_workers_get_no_profiler_config(ours, capsys, tmp_path)
     assert line == ("`profile: true` (configs/grpo.yaml:14), but `use_integrated_worker: false` in rl_config: "
                     "train_grpo.py's train() passes profiler_config to the integrated worker only, so no worker gets "
                     "it and none builds a profiler")
+
+
+def test_emulate_a_hyphenated_key_is_named_where_it_is(ours, capsys, tmp_path):
+    line, _ = _emulate(capsys, tmp_path, "profile: true;profile-level: Level1")
+    assert line == ("`profile_level: Level1` (configs/grpo.yaml:15): get_grpo_profiler takes only level_none, level0, "
+                    "level1 or level2 and raises ValueError on every rank (`profile_ranks: all` (the default)) in the "
+                    "worker's initialize(), after the models load")
 
 
 def test_emulate_dapo_with_profile_on_is_unknown(ours, capsys, tmp_path):

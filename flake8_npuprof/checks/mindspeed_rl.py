@@ -246,7 +246,7 @@ def _window(node, get, through: Optional[List[str]], config: dict) -> Iterator[T
         yield ("NPP319", said(what, clause(
             f"with stage all, {VERSION}'s get_grpo_profiler builds schedule(active={active}), which torch_npu 6.0 "
             "and later reset to 1", logged(' with a warning ("Invalid parameter active, reset it to 1.")'),
-            so(f"one step is recorded (step {max(start, 1)}, counted from 1)")),
+            so(f"it records at most one step (step {max(start, 1)}, counted from 1)")),
             "give profile_step_end above profile_step_start"), at)
     elif [r for r in through if r in data()["stages"]]:
         yield ("NPP319", said(what, clause(
@@ -323,7 +323,7 @@ RULES = (
             "profiles nothing. A stage role is profiled only in the steps from profile_step_start to before "
             "profile_step_end, so an end not above the start profiles nothing; with stage all the whole-step "
             "profiler is built with schedule(active=end-start), which torch_npu 6.0 and later reset to 1 with a "
-            "warning, recording one step. Read and run at MindSpeed-RL 05a90d7; torch_npu's schedule: the oracle's "
+            "warning, recording at most one step. Read and run at MindSpeed-RL 05a90d7; torch_npu's schedule: the oracle's "
             "records.",
         example=_CONFIG + "    stage: actor_train\n",
         fixed=_CONFIG + "    stage: actor_update\n",

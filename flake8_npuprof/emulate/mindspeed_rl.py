@@ -227,7 +227,8 @@ def _answer(launch, root: str, folder: str, default: str) -> Tuple[str, str]:
     def where(key: str) -> str:
         if any(k == "profiler_config.integrated." + key for _, k, _, _ in given):
             return "the command line"
-        line = lines.get(("profiler_config", "integrated", key))
+        line = lines.get(("profiler_config", "integrated", key)) or \
+            lines.get(("profiler_config", "integrated", key.replace("_", "-")))      # (BaseConfig.update's '-')
         return f"{shown}:{line}" if line else "the default"
     section = doc.get("profiler_config", {})
     mapping = section.get("integrated", {}) if isinstance(section, dict) else None
