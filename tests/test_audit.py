@@ -377,7 +377,7 @@ CONSEQUENCE_FACTS = (
                    "torch_npu.experimental_config.keywords", "torch_npu.schedule.keywords",
                    "mindspore.schedule.keywords", "mindspore.experimental_config.keywords",
                    "torch_npu.utils_profile.torch", "torch_npu.utils_profile.kwargs",
-                   "mindformers.code")),
+                   "mindformers.code", "mindspeed_rl.config")),
     ("plog warning", ("collection.emulation.messages.NPP114",)),
     ("Ge has already initialized", ("collection.emulation.already_initialised",)),
     ("cannot be found", ("collection.emulation.trace_point_warnings",)),
@@ -425,15 +425,15 @@ def test_explain_shows_each_fact_with_its_refs():
 def test_every_source_id_is_a_data_fact_or_a_rule_claim():
     from flake8_npuprof.checks.catalog import RULES
     from flake8_npuprof.emulate import develop_copy, global_args, imported, legacy_api, mindspeed_fsdp, mindspeed_mm, \
-        mindspore_run, mindspeed_llm_fsdp, mindspeed_profile, replay, script, torch_run
+        mindspore_run, mindspeed_llm_fsdp, mindspeed_profile, mindspeed_rl, replay, script, torch_run
     from flake8_npuprof.shell import launches, redirects
     from flake8_npuprof.values import config_args, passed_args, yaml_config
     used = set(needed_facts()).union(*(_listed(r) for r in RULES), torch_run.FACTS, mindspore_run.FACTS,
                                      launches.FACTS, redirects.FACTS, global_args.FACTS, passed_args.FACTS,
                                      script.FACTS, config_args.FACTS, replay.FACTS, imported.FACTS, legacy_api.FACTS,
                                      yaml_config.FACTS, mindspeed_mm.FACTS, develop_copy.FACTS, mindspeed_profile.FACTS,
-                                     mindspeed_fsdp.FACTS, mindspeed_llm_fsdp.FACTS)
-    assert set(mindspeed_llm_fsdp.FACTS) <= set(K.sources())
+                                     mindspeed_fsdp.FACTS, mindspeed_llm_fsdp.FACTS, mindspeed_rl.FACTS)
+    assert set(mindspeed_llm_fsdp.FACTS) <= set(K.sources()) and set(mindspeed_rl.FACTS) <= set(K.sources())
     assert set(legacy_api.FACTS) <= set(K.sources()) and set(mindspeed_mm.FACTS) <= set(K.sources())
     assert set(mindspeed_profile.FACTS) <= set(K.sources()) and set(mindspeed_fsdp.FACTS) <= set(K.sources())
     # schema.* and ge_options.* are kept by tools/gen_schemas.py's owner (schema.fwk_schedule: no version has the key)

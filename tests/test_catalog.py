@@ -42,7 +42,7 @@ def _settings(rule):
 
 def _codes(rule, text):
     if rule.language == "yaml":             # a MindFormers run configuration, checked as `npuprof check` reads it
-        from flake8_npuprof.checks.mindformers import check_file as check_yaml
+        from flake8_npuprof.checks.run_configs import check_file as check_yaml
         return {f.code for f in check_yaml(text, "finetune.yaml")}
     if rule.language == "json":             # a dynamic-profiling file, checked as `npuprof check` reads it
         from flake8_npuprof.checks.dynamic_files import check_file

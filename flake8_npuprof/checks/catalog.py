@@ -14,17 +14,19 @@ from __future__ import annotations
 
 from typing import Dict, Tuple
 
-from . import (analysis, common, dynamic_json, hand_built, hygiene, launcher_switch, mindformers, mindspore,
-               mindspore_dynamic_json, mindspore_members, msprof, msprof_app, noqa_comments, npu_optimizer, options, options_chips, options_json,
-               options_keys, options_output, options_schema, options_trace, options_values, other_routes, preflight, shell_syntax,
-               torch_npu, torch_npu_config, torch_npu_loop, torch_npu_members, torch_npu_report, torch_npu_utils_profile, wiring)
+from . import (analysis, common, dynamic_json, hand_built, hygiene, launcher_switch, mindformers, mindspeed_rl,
+               mindspore, mindspore_dynamic_json, mindspore_members, msprof, msprof_app, noqa_comments, npu_optimizer,
+               options, options_chips, options_json, options_keys, options_output, options_schema, options_trace,
+               options_values, other_routes, preflight, shell_syntax, torch_npu, torch_npu_config, torch_npu_loop,
+               torch_npu_members, torch_npu_report, torch_npu_utils_profile, wiring)
 from .rule import Rule, render  # noqa: F401  (render: re-exported, catalog.render)
 
 # The check modules that document rules (shell_env reports codes documented elsewhere).
-MODULES = (analysis, common, dynamic_json, hand_built, hygiene, launcher_switch, mindformers, mindspore,
-           mindspore_dynamic_json, mindspore_members, msprof, msprof_app, noqa_comments, npu_optimizer, options, options_chips, options_json,
-           options_keys, options_output, options_schema, options_trace, options_values, other_routes, preflight, shell_syntax,
-           torch_npu, torch_npu_config, torch_npu_loop, torch_npu_members, torch_npu_report, torch_npu_utils_profile, wiring)
+MODULES = (analysis, common, dynamic_json, hand_built, hygiene, launcher_switch, mindformers, mindspeed_rl, mindspore,
+           mindspore_dynamic_json, mindspore_members, msprof, msprof_app, noqa_comments, npu_optimizer, options,
+           options_chips, options_json, options_keys, options_output, options_schema, options_trace, options_values,
+           other_routes, preflight, shell_syntax, torch_npu, torch_npu_config, torch_npu_loop, torch_npu_members,
+           torch_npu_report, torch_npu_utils_profile, wiring)
 
 RULES: Tuple[Rule, ...] = tuple(sorted((rule for module in MODULES for rule in module.RULES), key=lambda r: r.code))
 BY_CODE: Dict[str, Rule] = {r.code: r for r in RULES}

@@ -583,6 +583,10 @@ def _imported(w: Walk, launch: Launch, ls, other: Optional[str], report: dict, t
         from .mindspeed_llm_fsdp import follow as follow_llm_fsdp
         # MindSpeed-LLM's FSDP2 trainer: its YAML's and command line's training.profile* decide
         followed = follow_llm_fsdp(w, launch, ls, target, environ)
+    if followed is None:
+        from .mindspeed_rl import follow as follow_rl
+        # MindSpeed-RL's trainers: their hydra configuration's profiler_config.integrated decides
+        followed = follow_rl(w, launch, ls, target, environ)
     if followed is None and other and other != launch.script:
         from .mindspeed_mm import follow as follow_mindspeed_mm
         # MindSpeed-MM's Profiler, switched by the --mm-tool JSON (emulate/mindspeed_mm.py)

@@ -65,8 +65,8 @@ def check_each(path: str, text: str, kind: str, each: Sequence[Settings], select
             found = [sorted(f, key=Finding.sort_key) for f in analyse_shell_each(text, path, each, {})]
         else:
             found = check_shell_each(text, path, each)
-    elif kind == "yaml":                # a MindFormers run configuration (any other YAML: nothing, unparsed)
-        from ..checks.mindformers import check_file as check_yaml
+    elif kind == "yaml":                # a MindFormers or MindSpeed-RL run configuration (any other YAML: nothing)
+        from ..checks.run_configs import check_file as check_yaml
         found = [check_yaml(text, path, settings) for settings in each]
     elif kind.startswith("json"):       # a dynamic-profiling profiler_config.json: no noqa comments in JSON
         from ..checks.dynamic_files import check_file       # "json:<framework>": the scripts say whose it is

@@ -33,6 +33,9 @@ YAML_SUFFIXES = (".yaml", ".yml")
 # without one at the start of a line is not read as one (checks/mindformers.py), nor found by a folder's walk
 RUN_CONFIG_KEYS = re.compile(rb"^(?:profile|profile_(?:communication|memory|start_step|stop_step|rank_ids|pipeline|"
                              rb"level|output)|profiler_level|init_start_profile)[ \t]*:", re.M)
+# a MindSpeed-RL trainer's configuration (`cli/train_grpo.py --config-name NAME`) sets its profiling under a top-level
+# `profiler_config:` (checks/mindspeed_rl.py)
+RL_CONFIG_KEYS = re.compile(rb"^profiler_config[ \t]*:", re.M)
 
 
 class SourceFile(NamedTuple):
@@ -149,11 +152,13 @@ def _is_shell(full: str, name: str) -> bool:
 
 
 def _is_run_config(full: str, name: str) -> bool:
-    """A .yaml/.yml file whose bytes name a MindFormers profiling key (read whole: the keys sit anywhere)."""
+    """A .yaml/.yml file whose bytes name a MindFormers profiling key or MindSpeed-RL's profiler_config (read whole:
+    the keys sit anywhere)."""
     if not name.endswith(YAML_SUFFIXES):
         return False
     try:
-        return RUN_CONFIG_KEYS.search(read_bytes(full)) is not None
+        data = read_bytes(full)
+        return RUN_CONFIG_KEYS.search(data) is not None or RL_CONFIG_KEYS.search(data) is not None
     except ReadError:
         return False
 
