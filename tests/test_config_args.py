@@ -118,6 +118,10 @@ def test_the_copy_is_decided_by_the_launch(capsys, tmp_path, edit):
     # PSPNet: `if args.prof is not None: cfg.prof = args.prof`
     (("    cfg.prof = args.prof\n", "    if args.lr:\n        cfg.prof = args.prof\n"),
      "line 16 assigns `cfg.prof` inside an `if`, so not on every path to line 18"),
+    # mindspore-ai/models' JDE: the copy is made in a function the reading scope defines ("inside a compound statement")
+    (("    cfg.prof = args.prof\n", "    def fill():\n        cfg.prof = args.prof\n"),
+     "line 16 assigns `cfg.prof` inside function `fill` (line 15), which runs only where it is called, so not on "
+     "every path to line 18"),
     (("    cfg.lr = 0.1\n", "    cfg = Config()\n"),
      "`cfg` is bound on lines 14, 16: not one object from before line 15 to line 17"),
     (("    cfg = Config()\n", "    global cfg\n    cfg = Config()\n"),

@@ -122,6 +122,8 @@ def _plain_copy(stmt, store) -> bool:
 
 
 def _what(stmt) -> str:
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):     # (JDE's train(): "a compound statement" misled)
+        return f"function `{stmt.name}` (line {stmt.lineno}), which runs only where it is called"
     kinds = {ast.If: "an `if`", ast.For: "a loop", ast.While: "a loop", ast.With: "a `with`", ast.Try: "a `try`"}
     return next((v for k, v in kinds.items() if isinstance(stmt, k)), "a compound statement")
 
