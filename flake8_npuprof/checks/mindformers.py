@@ -154,7 +154,7 @@ def _releases_of(path: str) -> Tuple[str, ...]:
     for _ in range(8):
         if isfile(os.path.join(folder, "mindformers", "core", "callback", "callback.py")):
             return tuple(release for release, copy in _copies().items()
-                         if all(_copy_read(os.path.join(folder, files[name]), name, digests)
+                         if all(copy_read(os.path.join(folder, files[name]), name, digests)
                                 for name, digests in copy.items()))
         parent = os.path.dirname(folder)
         if parent == folder:
@@ -163,7 +163,9 @@ def _releases_of(path: str) -> Tuple[str, ...]:
     return tuple(_copies())
 
 
-def _copy_read(path: str, name: str, digests: Tuple[str, ...]) -> bool:
+def copy_read(path: str, name: str, digests: Tuple[str, ...]) -> bool:
+    """Whether the file at path is a copy whose part `name` has one of these digests (kept per path and stamp: the
+    checks of MindFormers and MindSpeed-RL ask it of a project's copy once per file checked)."""
     from ..source.files import ReadError, read_source
     try:
         text = read_source(path).text

@@ -13,7 +13,6 @@ mindspeed_rl package whose parts are not the copies read (digests), nothing is s
 
 from __future__ import annotations
 
-import ast
 import difflib
 import os
 import re
@@ -85,36 +84,17 @@ def _same_code(path: str) -> bool:
     """Whether the code the file's run uses is the copy read: the project's own mindspeed_rl package (in a folder
     above the file) where it holds one, else the installed one (taken as the copy read: the messages name it)."""
     from ..source.observed import isfile
+    from .mindformers import copy_read
     folder = os.path.dirname(os.path.abspath(path))
     for _ in range(8):
         if isfile(os.path.join(folder, "mindspeed_rl", "utils", "utils.py")):
-            return all(_copy_read(os.path.join(folder, *e["file"].split("/")), e["name"], tuple(e["digests"]))
+            return all(copy_read(os.path.join(folder, *e["file"].split("/")), e["name"], tuple(e["digests"]))
                        for e in data()["code"])
         parent = os.path.dirname(folder)
         if parent == folder:
             break
         folder = parent
     return True
-
-
-def _copy_read(path: str, name: str, digests: Tuple[str, ...]) -> bool:
-    from ..source.files import ReadError, read_source
-    try:
-        text = read_source(path).text
-        stamp = os.stat(path).st_mtime_ns
-    except (ReadError, OSError):
-        return False
-    return _same_copy(path, stamp, text, name, digests)
-
-
-@lru_cache(maxsize=16)
-def _same_copy(path: str, stamp: int, text: str, name: str, digests: Tuple[str, ...]) -> bool:
-    from ..knowledge.mindformers import same
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return False
-    return bool(same(text, tree, name, digests))
 
 
 # ---------------------------------------------------------------- what the code does with each key
