@@ -19,11 +19,12 @@ import re
 from functools import lru_cache
 from typing import Any, Iterator, List, Optional, Tuple
 
+from ..source.files import RL_CONFIG_KEYS
 from ..source.model import Finding, finding
 from ..source.said import aside, clause, logged, said, so
 from ..source.text import SourceText
 
-PREFILTER = re.compile(r"^profiler_config[ \t]*:", re.M)
+PREFILTER = re.compile(RL_CONFIG_KEYS.pattern.decode("ascii"), re.M)     # (the file finder's, as text)
 MAX_CHARS = 1_000_000
 VERSION = "MindSpeed-RL 05a90d7"
 

@@ -22,7 +22,7 @@ from ..source.text import HOLE
 from . import schedule_run as S
 from .environment import Environment
 from .message import Message
-from .torch_run import CHDIR, Profiler, _conditions, _joined, _parents, dynamic_config, reached
+from .torch_run import CHDIR, Profiler, _conditions, _joined, _parents, dynamic_config, reached, stop_called
 
 UNREAD = "what MindSpore keeps then was not read here"      # (mindformers_run: a profiler nothing stops)
 FACTS = ("mindspore.run.schedule", "mindspore.run.lifecycle", "mindspore.run.folder",    # data/sources.json
@@ -210,19 +210,13 @@ def _never_stepped(ctx, sched: Dict[str, int], var: str, form: str, route: str) 
                            "and returns, as the end of its with block and its __del__ do, so the collector it started "
                            f"at step 0 (a {first} step) is never stopped and on_trace_ready never runs; what the C++ "
                            "collector leaves at exit is not read here"), ""
-    if form != "with" and not _stopped(ctx.tree, var):
+    if form != "with" and not stop_called(ctx.tree, var):
         return "unknown", (f"{var}.step() is never called, so the profiler stays at step 0 ({first}), and nothing in "
                            f"this file stops it (no {var}.stop(), no with block): whether MindSpore saves the trace is "
                            "not followed here"), ""
     return "collects", "the whole run as one trace", (
         f"steps recorded: the whole run, as one trace saved when the profiler stops ({var}.step() is never called), "
         f"with a warning (\"{ENDED[first]}\")")
-
-
-def _stopped(tree: ast.AST, var: str) -> bool:
-    """Whether the file calls var.stop()."""
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "stop" and
-               isinstance(n.func.value, ast.Name) and n.func.value.id == var for n in ast.walk(tree))
 
 
 def _unmade(path: str, cwd: Optional[str], how: str, route: str) -> Optional[Tuple[str, str]]:

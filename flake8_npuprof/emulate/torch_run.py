@@ -419,12 +419,16 @@ def _profiler(ctx, names, call: ast.Call, parents, target: Target, cwd: Optional
     return Profiler(call.lineno, call.col_offset + 1, verdict, why, tuple(details), caveats, conditions, data)
 
 
+def stop_called(tree, var: str) -> bool:
+    """Whether the file calls `var.stop()` or `var.__exit__()` (torch_npu's and MindSpore's profilers alike)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("stop", "__exit__")
+               and isinstance(n.func.value, ast.Name) and n.func.value.id == var for n in ast.walk(tree))
+
+
 def _never_stopped(tree, var: str) -> bool:
-    """Whether the file never calls `var.stop()` or `var.__exit__()` and hands `var` to no other code that might."""
+    """Whether the file never stops `var` and hands it to no other code that might."""
     from ..checks.torch_npu_loop import escapes
-    return not escapes(tree, var) and not any(
-        isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("stop", "__exit__") and
-        isinstance(n.func.value, ast.Name) and n.func.value.id == var for n in ast.walk(tree))
+    return not escapes(tree, var) and not stop_called(tree, var)
 
 
 def _split(fatal, target: Target, call: ast.Call, verdict: str, why: str) -> Tuple[str, str]:
